@@ -1,0 +1,81 @@
+// Turns ajv's errors into DESIGN.md's error body: the dotted path of the field
+// (`/purchase/products/0/price` → `purchase.products.0.price`, a missing property appended to its
+// parent's path) mapped to the catalogue's message and code.
+
+import type { ErrorObject } from 'ajv';
+import { ALL, errors, type ErrorDetail, type FieldErrors } from '../domain/errors.ts';
+
+const FORMAT_HINTS: Record<string, string> = {
+  date: 'Enter a date as YYYY-MM-DD.',
+  'date-time': 'Enter an ISO-8601 date-time, such as 2026-01-31T00:00:00Z.',
+  uuid: 'Enter a valid UUID.',
+  email: 'Enter a valid email address.',
+  uri: 'Enter a valid URL.',
+};
+
+function dotted(instancePath: string, child?: string): string {
+  const parts = instancePath.split('/').slice(1).map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (child !== undefined) parts.push(child);
+  return parts.length ? parts.join('.') : ALL;
+}
+
+function describe(error: ErrorObject): [string, ErrorDetail] | undefined {
+  const params = error.params as Record<string, unknown>;
+  const at = (detail: ErrorDetail): [string, ErrorDetail] => [dotted(error.instancePath), detail];
+  switch (error.keyword) {
+    case 'required':
+      return [dotted(error.instancePath, params.missingProperty as string), errors.required()];
+    case 'additionalProperties':
+      return [dotted(error.instancePath, params.additionalProperty as string), errors.unknownField()];
+    case 'unevaluatedProperties':
+      return [dotted(error.instancePath, params.unevaluatedProperty as string), errors.unknownField()];
+    case 'type':
+      return at(error.data === null ? errors.null() : errors.invalid(`Expected ${String(params.type).replace(',', ' or ')}.`));
+    case 'minimum':
+    case 'exclusiveMinimum':
+      return at(error.keyword === 'minimum' ? errors.minValue(params.limit as number) : errors.minValue(`more than ${params.limit}`));
+    case 'maximum':
+    case 'exclusiveMaximum':
+      return at(error.keyword === 'maximum' ? errors.maxValue(params.limit as number) : errors.maxValue(`less than ${params.limit}`));
+    case 'minLength':
+      return at(errors.minLength(params.limit as number));
+    case 'maxLength':
+      return at(errors.maxLength(params.limit as number));
+    case 'minItems':
+      return at(errors.minItems(params.limit as number));
+    case 'maxItems':
+      return at(errors.maxItems(params.limit as number));
+    case 'enum':
+      return at(errors.invalidChoice(error.data, params.allowedValues as unknown[]));
+    case 'const':
+      return at(errors.invalidChoice(error.data, [params.allowedValue]));
+    case 'format':
+      return at(errors.invalid(FORMAT_HINTS[params.format as string] ?? `Expected format ${String(params.format)}.`));
+    case 'pattern':
+      return at(errors.invalid(`Does not match the pattern ${String(params.pattern)}.`));
+    case 'uniqueItems':
+      return at(errors.invalid(`Items ${String(params.j)} and ${String(params.i)} are the same.`));
+    case 'minProperties':
+    case 'maxProperties':
+      return at(errors.invalid(`Send ${error.keyword === 'minProperties' ? 'at least' : 'at most'} ${String(params.limit)} field(s).`));
+    default:
+      // Combinators (allOf, oneOf, if) only summarise errors reported by their branches.
+      return undefined;
+  }
+}
+
+/** Maps ajv's errors to field errors, one entry per field and code. */
+export function toFieldErrors(ajvErrors: readonly ErrorObject[]): FieldErrors {
+  const fields: FieldErrors = {};
+  for (const error of ajvErrors) {
+    const described = describe(error);
+    if (!described) continue;
+    const [field, detail] = described;
+    const list = (fields[field] ??= []);
+    if (!list.some((seen) => seen.code === detail.code)) list.push(detail);
+  }
+  if (Object.keys(fields).length === 0 && ajvErrors.length > 0) {
+    fields[dotted(ajvErrors[0]!.instancePath)] = [errors.invalid(ajvErrors[0]!.message ?? 'Invalid value.')];
+  }
+  return fields;
+}

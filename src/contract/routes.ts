@@ -1,0 +1,120 @@
+// The route table compiled from openapi.yaml: one entry per path, each with its operations and
+// their ready validators. API requests are dispatched through it in one middleware instead of one
+// Express route per operation, which DESIGN.md §5 measured as a large part of Express's cost.
+
+import type { ValidateFunction } from 'ajv';
+import { compile, createSchemaSet } from './schemas.ts';
+import { HTTP_METHODS, resolveRef, type JsonSchema, type OpenApiDocument, type OpenApiOperation, type OpenApiParameter } from './spec.ts';
+
+export interface Operation {
+  operationId: string;
+  method: string;
+  path: string;
+  /** false for the few operations declared with `security: []` (health, sandbox creation). */
+  secured: boolean;
+  pathParams: string[];
+  /** Validates the JSON body; absent when the operation takes none. */
+  body?: ValidateFunction;
+  bodyRequired: boolean;
+  /** Validates (and coerces) the query string; absent when the operation declares no query parameter. */
+  query?: ValidateFunction;
+}
+
+interface Route {
+  pattern: RegExp;
+  params: string[];
+  staticSegments: number;
+  operations: Map<string, Operation>;
+}
+
+export type RouteMatch =
+  | { kind: 'operation'; operation: Operation; params: Record<string, string> }
+  | { kind: 'method_not_allowed'; allowed: string[] }
+  | { kind: 'not_found' };
+
+export class RouteTable {
+  constructor(private readonly routes: Route[]) {}
+
+  get operations(): Operation[] {
+    return this.routes.flatMap((route) => [...route.operations.values()]);
+  }
+
+  match(method: string, path: string): RouteMatch {
+    for (const route of this.routes) {
+      const found = route.pattern.exec(path);
+      if (!found) continue;
+      const operation = route.operations.get(method.toLowerCase());
+      if (!operation) return { kind: 'method_not_allowed', allowed: [...route.operations.keys()].map((m) => m.toUpperCase()) };
+      const params: Record<string, string> = {};
+      route.params.forEach((name, index) => (params[name] = decodeURIComponent(found[index + 1]!)));
+      return { kind: 'operation', operation, params };
+    }
+    return { kind: 'not_found' };
+  }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** `/api/v1/clients/{id}/` → /^\/api\/v1\/clients\/([^/]+)\/?$/: the trailing slash is optional. */
+function compilePath(path: string): Pick<Route, 'pattern' | 'params' | 'staticSegments'> {
+  const params: string[] = [];
+  let staticSegments = 0;
+  const source = path
+    .replace(/\/$/, '')
+    .split('/')
+    .map((segment) => {
+      const param = /^\{(.+)\}$/.exec(segment);
+      if (!param) {
+        staticSegments += 1;
+        return escapeRegExp(segment);
+      }
+      params.push(param[1]!);
+      return '([^/]+)';
+    })
+    .join('/');
+  return { pattern: new RegExp(`^${source}/?$`), params, staticSegments };
+}
+
+function queryValidator(doc: OpenApiDocument, parameters: OpenApiParameter[], ajv: ReturnType<typeof createSchemaSet>['query'], where: string) {
+  const query = parameters.filter((parameter) => parameter.in === 'query');
+  if (query.length === 0) return undefined;
+  const schema: JsonSchema = {
+    type: 'object',
+    properties: Object.fromEntries(query.map((parameter) => [parameter.name, parameter.schema ?? {}])),
+    required: query.filter((parameter) => parameter.required).map((parameter) => parameter.name),
+  };
+  return compile(ajv, schema, `${where} query`);
+}
+
+export function buildRouteTable(doc: OpenApiDocument): RouteTable {
+  const schemas = createSchemaSet(doc);
+  const routes: Route[] = [];
+  for (const [path, item] of Object.entries(doc.paths)) {
+    const shared = ((item.parameters ?? []) as OpenApiParameter[]).map((p) => resolveRef(doc, p));
+    const operations = new Map<string, Operation>();
+    for (const method of HTTP_METHODS) {
+      const raw = item[method] as OpenApiOperation | undefined;
+      if (!raw) continue;
+      const where = `${method.toUpperCase()} ${path}`;
+      const parameters = [...shared, ...(raw.parameters ?? []).map((p) => resolveRef<OpenApiParameter>(doc, p))];
+      const bodySchema = raw.requestBody?.content?.['application/json']?.schema;
+      operations.set(method, {
+        operationId: raw.operationId,
+        method,
+        path,
+        secured: (raw.security ?? doc.security ?? []).length > 0,
+        pathParams: parameters.filter((p) => p.in === 'path').map((p) => p.name),
+        body: bodySchema ? compile(schemas.body, bodySchema, `${where} body`) : undefined,
+        bodyRequired: raw.requestBody?.required ?? false,
+        query: queryValidator(doc, parameters, schemas.query, where),
+      });
+    }
+    routes.push({ ...compilePath(path), operations });
+  }
+  // Static segments before templated ones: `/api/v1/public_key/` must never be read as an id,
+  // and a path with more fixed segments is the more specific one.
+  routes.sort((a, b) => a.params.length - b.params.length || b.staticSegments - a.staticSegments);
+  return new RouteTable(routes);
+}

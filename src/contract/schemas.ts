@@ -1,0 +1,59 @@
+// One ajv instance per kind of input, each holding every component schema of openapi.yaml once.
+// References are rewritten from `#/components/schemas/X` to an absolute id, because ajv compiles
+// schemas, not OpenAPI documents. A schema that does not compile stops the server at start-up.
+
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import type { JsonSchema, OpenApiDocument } from './spec.ts';
+
+const SCHEMA_BASE = 'https://billing-sim.local/schemas/';
+
+export function rewriteRefs<T>(node: T): T {
+  if (Array.isArray(node)) return node.map(rewriteRefs) as T;
+  if (!node || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    out[key] =
+      key === '$ref' && typeof value === 'string' && value.startsWith('#/components/schemas/')
+        ? SCHEMA_BASE + value.slice('#/components/schemas/'.length)
+        : rewriteRefs(value);
+  }
+  return out as T;
+}
+
+export interface SchemaSet {
+  /** Request bodies: exact types, no defaults filled in (the domain applies them). */
+  body: Ajv2020;
+  /** Query strings: strings coerced to the declared types. */
+  query: Ajv2020;
+}
+
+function createAjv(doc: OpenApiDocument, coerce: boolean): Ajv2020 {
+  const ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true, coerceTypes: coerce });
+  addFormats.default(ajv);
+  for (const [name, schema] of Object.entries(doc.components?.schemas ?? {})) {
+    ajv.addSchema(rewriteRefs(schema), SCHEMA_BASE + name);
+  }
+  return ajv;
+}
+
+export function createSchemaSet(doc: OpenApiDocument): SchemaSet {
+  const set = { body: createAjv(doc, false), query: createAjv(doc, true) };
+  // Compiling each component now surfaces a broken schema at start-up, not on the first request.
+  for (const name of Object.keys(doc.components?.schemas ?? {})) {
+    try {
+      set.body.getSchema(SCHEMA_BASE + name);
+    } catch (error) {
+      throw new Error(`openapi.yaml: components/schemas/${name} does not compile: ${(error as Error).message}`);
+    }
+  }
+  return set;
+}
+
+export function compile(ajv: Ajv2020, schema: JsonSchema, where: string) {
+  try {
+    return ajv.compile(rewriteRefs(schema));
+  } catch (error) {
+    throw new Error(`openapi.yaml: the schema of ${where} does not compile: ${(error as Error).message}`);
+  }
+}

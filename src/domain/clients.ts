@@ -1,0 +1,72 @@
+// Clients: the spec shows no fields of its own for them, so openapi.yaml decides (e-mail required,
+// contact details optional). Deleting one is refused while a subscriber refers to it.
+
+import { ErrorCollector, errors } from './errors.ts';
+import { mergeWritable, rejectChanges, SERVER_FIELDS, type WriteMode } from './fields.ts';
+import type { Context } from './context.ts';
+import { unixSeconds } from './context.ts';
+import type { Client, Input } from './types.ts';
+
+const WRITABLE = [
+  'email',
+  'full_name',
+  'phone',
+  'street_address',
+  'city',
+  'zip_code',
+  'state',
+  'country',
+  'legal_name',
+  'registration_number',
+  'tax_number',
+  'cc',
+  'bcc',
+] as const;
+
+type ClientDetails = Pick<Client, (typeof WRITABLE)[number]>;
+
+const DEFAULTS: ClientDetails = {
+  email: '',
+  full_name: '',
+  phone: '',
+  street_address: '',
+  city: '',
+  zip_code: '',
+  state: '',
+  country: '',
+  legal_name: '',
+  registration_number: '',
+  tax_number: '',
+  cc: [],
+  bcc: [],
+};
+
+/** Creates, replaces (PUT) or patches a client; `email` is required by the schema on create and PUT. */
+export function writeClient(mode: WriteMode, stored: Client | undefined, input: Input, ctx: Context): Client {
+  const errs = new ErrorCollector();
+  rejectChanges(errs, input, stored ?? {}, SERVER_FIELDS, 'set by the server');
+  errs.throwIfAny();
+  const now = unixSeconds(ctx.clock.now());
+  return {
+    id: stored?.id ?? ctx.ids.uuid(),
+    type: 'client',
+    created_on: stored?.created_on ?? now,
+    updated_on: now,
+    ...mergeWritable(mode, DEFAULTS, stored, input, WRITABLE),
+  };
+}
+
+/** The client's details as a Purchase snapshots them (`purchase.client`). */
+export function clientDetails(client: Client): ClientDetails {
+  const details = {} as Record<string, unknown>;
+  for (const field of WRITABLE) details[field] = structuredClone(client[field]);
+  return details as ClientDetails;
+}
+
+export function assertDeletable(client: Client, subscriberCount: number): void {
+  if (subscriberCount > 0) {
+    const errs = new ErrorCollector();
+    errs.add('__all__', errors.protected(`Client "${client.id}" has ${subscriberCount} subscriber record(s); it cannot be deleted.`));
+    errs.throwIfAny();
+  }
+}

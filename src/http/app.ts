@@ -1,0 +1,62 @@
+// The composition root: createApp wires the store, the wall clock, the id source and the compiled
+// contract into one Express app. The CLI, startSimulator() and every test build the server here.
+
+import cors from 'cors';
+import express, { type Express } from 'express';
+import type { Clock, Ids } from '../domain/context.ts';
+import { buildRouteTable } from '../contract/routes.ts';
+import { loadSpec, type OpenApiDocument } from '../contract/spec.ts';
+import type { Store } from '../store/store.ts';
+import { DEFAULT_SECRET, TokenService } from './auth.ts';
+import { dispatcher } from './dispatch.ts';
+import { errorHandler, MAX_BODY, notFoundHandler, requireJson } from './errors.ts';
+import type { Services } from './handler.ts';
+import { publicHandlers, sandboxHandlers } from './handlers/index.ts';
+import { requestLog } from './request-log.ts';
+
+export interface AppDeps {
+  store: Store;
+  /** Wall time (each sandbox's clock is derived from it). */
+  clock: Clock;
+  ids: Ids;
+  /** The parsed openapi.yaml; loaded from the project root when omitted. */
+  spec?: OpenApiDocument;
+  /** Signs and verifies sandbox tokens (HS256). */
+  secret?: string;
+  /** Request log lines; omitted = no log. */
+  log?: (line: string) => void;
+  /** Unexpected errors (500s), with their stack. */
+  logError?: (line: string) => void;
+}
+
+export interface App {
+  express: Express;
+  services: Services;
+}
+
+export function createApp(deps: AppDeps): App {
+  const routes = buildRouteTable(deps.spec ?? loadSpec());
+  const services: Services = {
+    store: deps.store,
+    clock: deps.clock,
+    ids: deps.ids,
+    tokens: new TokenService(deps.secret ?? DEFAULT_SECRET, deps.clock),
+  };
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  if (deps.log) app.use(requestLog(deps.log));
+  app.use(
+    cors({
+      methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+      allowedHeaders: ['Authorization', 'Content-Type'],
+      maxAge: 600,
+    }),
+  );
+  app.use(requireJson);
+  app.use(express.json({ limit: MAX_BODY, type: ['application/json', 'application/*+json'] }));
+  app.use(dispatcher({ routes, publicHandlers, sandboxHandlers }, services));
+  app.use(notFoundHandler);
+  app.use(errorHandler(deps.logError ?? ((line) => console.error(line))));
+  return { express: app, services };
+}

@@ -1,0 +1,92 @@
+// The one middleware that serves every operation of openapi.yaml: match the route table, check the
+// token, validate path, query and body with the operation's precompiled validators, call the handler.
+
+import type { NextFunction, Request, Response } from 'express';
+import type { Context } from '../domain/context.ts';
+import { ALL, ApiError, errors, notFound } from '../domain/errors.ts';
+import type { Input } from '../domain/types.ts';
+import { toFieldErrors } from '../contract/ajv-errors.ts';
+import type { Operation, RouteTable } from '../contract/routes.ts';
+import { sandboxClock } from '../engine/clock.ts';
+import type { PublicHandler, Reply, SandboxHandler, Services } from './handler.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const READS = new Set(['GET', 'HEAD']);
+
+export interface DispatchTables {
+  routes: RouteTable;
+  publicHandlers: Record<string, PublicHandler>;
+  sandboxHandlers: Record<string, SandboxHandler>;
+}
+
+function validationError(validate: { errors?: Parameters<typeof toFieldErrors>[0] | null }): ApiError {
+  return new ApiError(400, toFieldErrors(validate.errors ?? []));
+}
+
+/** A body sent to an operation that takes none is refused field by field, like any unknown field. */
+function rejectUnexpectedBody(body: unknown): void {
+  if (body === undefined || (typeof body === 'object' && body !== null && Object.keys(body).length === 0)) return;
+  const fields = typeof body === 'object' && body !== null ? Object.keys(body) : [ALL];
+  throw new ApiError(400, Object.fromEntries(fields.map((field) => [field, [errors.unknownField()]])));
+}
+
+function validatedInput(operation: Operation, req: Request, params: Record<string, string>) {
+  // Ids are UUIDs (spec: "Path parameters are UUID strings"); anything else names no object: 404.
+  if (operation.pathParams.some((name) => !UUID.test(params[name] ?? ''))) throw notFound();
+  const query = { ...(req.query as Record<string, unknown>) };
+  if (operation.query && !operation.query(query)) throw validationError(operation.query);
+  if (!operation.body) {
+    rejectUnexpectedBody(req.body);
+    return { query, body: {} as Input };
+  }
+  const body = req.body === undefined ? {} : req.body;
+  if (!operation.body(body)) throw validationError(operation.body);
+  return { query, body: body as Input };
+}
+
+function send(res: Response, reply: Reply): void {
+  if (reply.body === undefined) res.status(reply.status).end();
+  else res.status(reply.status).json(reply.body);
+}
+
+export function dispatcher(tables: DispatchTables, services: Services) {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    const method = req.method === 'HEAD' ? 'GET' : req.method;
+    const match = tables.routes.match(method, req.path);
+    if (match.kind === 'not_found') return next();
+    if (match.kind === 'method_not_allowed') {
+      res.setHeader('Allow', match.allowed.join(', '));
+      throw new ApiError(405, { [ALL]: [errors.methodNotAllowed(req.method)] });
+    }
+    const { operation, params } = match;
+    const url = `${req.protocol}://${req.get('host') ?? 'localhost'}${req.path}`;
+
+    if (!operation.secured) {
+      const handler = tables.publicHandlers[operation.operationId];
+      if (!handler) throw notImplemented(operation);
+      const { query, body } = validatedInput(operation, req, params);
+      const reply = await handler({ params, query, body, url, services });
+      if (!READS.has(req.method) && reply.status < 400) services.store.changed();
+      return send(res, reply);
+    }
+
+    const sandboxId = await services.tokens.verify(req.get('authorization'));
+    const sandbox = services.store.get(sandboxId);
+    if (!sandbox) {
+      throw new ApiError(401, { [ALL]: [errors.authenticationFailed('The token names a sandbox this simulator does not have.')] });
+    }
+    const handler = tables.sandboxHandlers[operation.operationId];
+    if (!handler) throw notImplemented(operation);
+    const { query, body } = validatedInput(operation, req, params);
+    const ctx: Context = { clock: sandboxClock(sandbox.clock, services.clock), ids: services.ids };
+    const reply = await handler({ params, query, body, url, services, sandbox, ctx });
+    if (!READS.has(req.method) && reply.status < 400) services.store.changed();
+    send(res, reply);
+  };
+}
+
+function notImplemented(operation: Operation): ApiError {
+  return new ApiError(501, {
+    [ALL]: [errors.notImplemented(`${operation.operationId} is described in openapi.yaml but not simulated yet.`)],
+  });
+}

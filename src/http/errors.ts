@@ -1,0 +1,60 @@
+// The one place that writes errors. ApiError carries its own status and body; body-parser's
+// errors become the catalogue's parse_error / too_large / unsupported_media_type; anything else is
+// a bug, logged with the request and answered as a 500 with the same body shape.
+
+import type { NextFunction, Request, Response } from 'express';
+import { ALL, ApiError, errors } from '../domain/errors.ts';
+
+interface BodyParserError extends Error {
+  type?: string;
+  status?: number;
+}
+
+export const MAX_BODY = '1mb';
+
+function fromBodyParser(error: BodyParserError): ApiError | undefined {
+  switch (error.type) {
+    case 'entity.parse.failed':
+      return new ApiError(400, { [ALL]: [errors.parseError(error.message)] });
+    case 'entity.too.large':
+      return new ApiError(413, { [ALL]: [errors.tooLarge('1 MiB')] });
+    case 'charset.unsupported':
+    case 'encoding.unsupported':
+      return new ApiError(400, { [ALL]: [errors.unsupportedMediaType(error.message)] });
+    default:
+      return error.status && error.status < 500 ? new ApiError(400, { [ALL]: [errors.invalid(error.message)] }) : undefined;
+  }
+}
+
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  return fromBodyParser(error as BodyParserError) ?? new ApiError(500, { [ALL]: [errors.serverError()] });
+}
+
+export function errorHandler(logError: (line: string) => void) {
+  return (error: unknown, req: Request, res: Response, _next: NextFunction): void => {
+    const apiError = toApiError(error);
+    if (apiError.status >= 500) {
+      logError(`${req.method} ${req.originalUrl} failed: ${(error as Error)?.stack ?? String(error)}`);
+    }
+    res.locals.errorSummary = apiError.summary();
+    res.status(apiError.status).json(apiError.fields);
+  };
+}
+
+/** Unknown paths get the error body too, never Express's HTML page. */
+export function notFoundHandler(_req: Request, _res: Response, next: NextFunction): void {
+  next(new ApiError(404, { [ALL]: [errors.notFound()] }));
+}
+
+/**
+ * A body with a content type other than JSON is refused rather than silently ignored, so a client
+ * posting a form by mistake learns why its fields were "missing".
+ */
+export function requireJson(req: Request, _res: Response, next: NextFunction): void {
+  const hasBody = Number(req.get('content-length') ?? 0) > 0 || req.get('transfer-encoding') !== undefined;
+  if (hasBody && !req.is('application/json') && !req.is('application/*+json')) {
+    return next(new ApiError(400, { [ALL]: [errors.unsupportedMediaType(req.get('content-type') ?? 'none')] }));
+  }
+  next();
+}

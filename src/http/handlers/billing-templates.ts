@@ -1,0 +1,41 @@
+// /api/v1/billing_templates/: create, list, read, replace, patch, delete. The rules live in
+// domain/billing-templates.ts; a rejected request throws before anything is stored.
+
+import { createTemplate, updateTemplate, type TemplateScope } from '../../domain/billing-templates.ts';
+import type { Sandbox } from '../../store/store.ts';
+import { created, find, noContent, ok, type SandboxHandler } from '../handler.ts';
+import { paginate } from '../pagination.ts';
+
+const scopeOf = (sandbox: Sandbox): TemplateScope => ({
+  brandIds: sandbox.brands.map((brand) => brand.id),
+  companyId: sandbox.companyId,
+});
+
+const update =
+  (mode: 'put' | 'patch'): SandboxHandler =>
+  ({ sandbox, params, body, ctx }) => {
+    const template = updateTemplate(mode, find(sandbox.templates, params.id), body, scopeOf(sandbox), ctx);
+    sandbox.templates.set(template.id, template);
+    return ok(template);
+  };
+
+export const billingTemplateHandlers: Record<string, SandboxHandler> = {
+  createBillingTemplate: ({ sandbox, body, ctx }) => {
+    const template = createTemplate(body, scopeOf(sandbox), ctx);
+    sandbox.templates.set(template.id, template);
+    return created(template);
+  },
+
+  listBillingTemplates: ({ sandbox, query, url }) => ok(paginate(sandbox.templates.values(), query, url)),
+
+  getBillingTemplate: ({ sandbox, params }) => ok(find(sandbox.templates, params.id)),
+
+  updateBillingTemplate: update('put'),
+
+  patchBillingTemplate: update('patch'),
+
+  deleteBillingTemplate: ({ sandbox, params }) => {
+    sandbox.templates.delete(find(sandbox.templates, params.id).id);
+    return noContent();
+  },
+};

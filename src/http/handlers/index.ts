@@ -1,0 +1,18 @@
+// The handler of each operationId of openapi.yaml. An operation the document describes but the
+// simulator does not simulate yet answers 501 `not_implemented`, and /sim/v1/capabilities says so.
+
+import { paymentMethodsBody } from '../../domain/payment-methods.ts';
+import { ok, type PublicHandler, type SandboxHandler } from '../handler.ts';
+import { billingTemplateHandlers } from './billing-templates.ts';
+import { clientHandlers } from './clients.ts';
+import { capabilities, publicSimulatorHandlers, simulatorHandlers } from './simulator.ts';
+
+export const publicHandlers: Record<string, PublicHandler> = publicSimulatorHandlers;
+
+export const sandboxHandlers: Record<string, SandboxHandler> = {
+  ...clientHandlers,
+  ...billingTemplateHandlers,
+  ...simulatorHandlers,
+  listPaymentMethods: () => ok(paymentMethodsBody()),
+  getCapabilities: () => ok(capabilities((operationId) => operationId in sandboxHandlers)),
+};

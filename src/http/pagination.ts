@@ -1,0 +1,28 @@
+// DESIGN.md §3 lists: {results, next, previous} with absolute URLs, 1-based `page`, `page_size`
+// 100 by default and 1000 at most (the schema enforces the bounds), newest first. A page past the
+// end is an empty page, not an error, so a client looping on `next` never sees a 404.
+
+export interface Page<T> {
+  results: T[];
+  next: string | null;
+  previous: string | null;
+}
+
+export const DEFAULT_PAGE_SIZE = 100;
+
+function link(url: string, page: number, pageSize: number): string {
+  return `${url}?page=${page}&page_size=${pageSize}`;
+}
+
+/** `items` in creation order; the page is cut from the newest end. */
+export function paginate<T>(items: Iterable<T>, query: Record<string, unknown>, url: string): Page<T> {
+  const page = (query.page as number | undefined) ?? 1;
+  const pageSize = (query.page_size as number | undefined) ?? DEFAULT_PAGE_SIZE;
+  const newestFirst = [...items].reverse();
+  const start = (page - 1) * pageSize;
+  return {
+    results: newestFirst.slice(start, start + pageSize),
+    next: start + pageSize < newestFirst.length ? link(url, page + 1, pageSize) : null,
+    previous: page > 1 ? link(url, Math.min(page - 1, Math.max(1, Math.ceil(newestFirst.length / pageSize))), pageSize) : null,
+  };
+}

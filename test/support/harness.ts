@@ -1,0 +1,88 @@
+// Black-box HTTP harness: createApp() on a random port with a wall clock the test controls and
+// seeded ids, plus a fresh frozen sandbox. Every response is checked against openapi.yaml.
+
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApp } from '../../src/http/app.ts';
+import { createIds } from '../../src/engine/ids.ts';
+import { MemoryStore } from '../../src/store/store.ts';
+import { assertDocumented, type SeenResponse } from './document.ts';
+
+export interface Call extends SeenResponse {
+  text: string;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** A raw body sent as is (for malformed JSON, wrong content types, huge bodies). */
+  raw?: string;
+  token?: string | null;
+  headers?: Record<string, string>;
+}
+
+export interface Harness {
+  origin: string;
+  token: string;
+  brandId: string;
+  sandboxId: string;
+  wall: { ms: number; now(): number };
+  logs: string[];
+  request(method: string, path: string, options?: RequestOptions): Promise<Call>;
+  /** A second sandbox: another merchant account on the same server. */
+  newSandbox(body?: Record<string, unknown>): Promise<{ token: string; brandId: string; id: string }>;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_NOW = '2026-01-30T12:00:00Z';
+
+export async function startHarness(options: { now?: string; seed?: number } = {}): Promise<Harness> {
+  const wall = { ms: Date.parse(options.now ?? DEFAULT_NOW), now: () => wall.ms };
+  const logs: string[] = [];
+  const app = createApp({ store: new MemoryStore(), clock: wall, ids: createIds(options.seed ?? 7), log: (line) => logs.push(line) });
+  const server: Server = createServer(app.express);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const request = async (method: string, path: string, opts: RequestOptions = {}): Promise<Call> => {
+    const headers: Record<string, string> = { ...opts.headers };
+    if (opts.token !== null && (opts.token ?? harness.token)) headers.authorization = `Bearer ${opts.token ?? harness.token}`;
+    let body: string | undefined = opts.raw;
+    if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await fetch(origin + path, { method, headers, body });
+    const text = await response.text();
+    const type = response.headers.get('content-type') ?? '';
+    const call: Call = {
+      status: response.status,
+      headers: Object.fromEntries(response.headers.entries()),
+      text,
+      body: text && type.includes('json') ? JSON.parse(text) : undefined,
+    };
+    await assertDocumented(method, path, call);
+    return call;
+  };
+
+  const newSandbox = async (body: Record<string, unknown> = {}) => {
+    const created = await request('POST', '/sim/v1/sandboxes', { token: null, body: { now: new Date(wall.ms).toISOString(), ...body } });
+    if (created.status !== 201) throw new Error(`sandbox creation failed: ${created.text}`);
+    const { token, brand_id, id } = created.body as { token: string; brand_id: string; id: string };
+    return { token, brandId: brand_id, id };
+  };
+
+  const harness: Harness = {
+    origin,
+    token: '',
+    brandId: '',
+    sandboxId: '',
+    wall,
+    logs,
+    request,
+    newSandbox,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+  const first = await newSandbox();
+  Object.assign(harness, { token: first.token, brandId: first.brandId, sandboxId: first.id });
+  return harness;
+}
