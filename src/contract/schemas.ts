@@ -29,7 +29,7 @@ export interface SchemaSet {
 }
 
 function createAjv(doc: OpenApiDocument, coerce: boolean): Ajv2020 {
-  const ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true, coerceTypes: coerce });
+  const ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true, coerceTypes: coerce, verbose: true });
   addFormats.default(ajv);
   for (const [name, schema] of Object.entries(doc.components?.schemas ?? {})) {
     ajv.addSchema(rewriteRefs(schema), SCHEMA_BASE + name);

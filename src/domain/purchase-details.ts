@@ -31,7 +31,7 @@ export function isTimeZone(name: string): boolean {
 /**
  * Builds the stored details from a schema-valid input, adding to `errs` under `prefix`
  * (`purchase`) what the schema cannot check: a known time zone, a discount within its line.
- * `total` is computed; sending one that differs from `storedTotal` is a read-only error.
+ * `total` is computed; sending one that is neither that nor `storedTotal` is a read-only error.
  */
 export function buildPurchaseDetails(
   errs: ErrorCollector,
@@ -50,9 +50,10 @@ export function buildPurchaseDetails(
   if (!isTimeZone(details.timezone)) {
     errs.add(`${prefix}.timezone`, errors.invalid(`"${details.timezone}" is not a known IANA time zone.`));
   }
-  if ('total' in input && input.total !== storedTotal) {
+  details.total = purchaseTotal(products);
+  // A client may send back the total it read (stored) or the one its products make (computed).
+  if ('total' in input && input.total !== details.total && input.total !== storedTotal) {
     errs.add(`${prefix}.total`, errors.readOnly('computed from the products'));
   }
-  details.total = purchaseTotal(products);
   return details;
 }

@@ -2,11 +2,11 @@
 // seeded faker, so a run with the same seed creates the same ids in the same order.
 
 import { randomUUID } from 'node:crypto';
-import { Faker, en } from '@faker-js/faker';
+import { base, en, Faker } from '@faker-js/faker';
 import type { Ids } from '../domain/context.ts';
 
 export function seededFaker(seed: number): Faker {
-  return new Faker({ locale: [en], seed });
+  return new Faker({ locale: [en, base], seed });
 }
 
 export function createIds(seed?: number): Ids {

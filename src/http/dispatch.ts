@@ -62,9 +62,9 @@ export function dispatcher(tables: DispatchTables, services: Services) {
     const url = `${req.protocol}://${req.get('host') ?? 'localhost'}${req.path}`;
 
     if (!operation.secured) {
+      const { query, body } = validatedInput(operation, req, params);
       const handler = tables.publicHandlers[operation.operationId];
       if (!handler) throw notImplemented(operation);
-      const { query, body } = validatedInput(operation, req, params);
       const reply = await handler({ params, query, body, url, services });
       if (!READS.has(req.method) && reply.status < 400) services.store.changed();
       return send(res, reply);
@@ -75,9 +75,10 @@ export function dispatcher(tables: DispatchTables, services: Services) {
     if (!sandbox) {
       throw new ApiError(401, { [ALL]: [errors.authenticationFailed('The token names a sandbox this simulator does not have.')] });
     }
+    // Input is validated even for an operation not simulated yet: a bad request is a 400 either way.
+    const { query, body } = validatedInput(operation, req, params);
     const handler = tables.sandboxHandlers[operation.operationId];
     if (!handler) throw notImplemented(operation);
-    const { query, body } = validatedInput(operation, req, params);
     const ctx: Context = { clock: sandboxClock(sandbox.clock, services.clock), ids: services.ids };
     const reply = await handler({ params, query, body, url, services, sandbox, ctx });
     if (!READS.has(req.method) && reply.status < 400) services.store.changed();

@@ -34,7 +34,7 @@ export function toApiError(error: unknown): ApiError {
 export function errorHandler(logError: (line: string) => void) {
   return (error: unknown, req: Request, res: Response, _next: NextFunction): void => {
     const apiError = toApiError(error);
-    if (apiError.status >= 500) {
+    if (apiError.status === 500) {
       logError(`${req.method} ${req.originalUrl} failed: ${(error as Error)?.stack ?? String(error)}`);
     }
     res.locals.errorSummary = apiError.summary();
