@@ -23,7 +23,10 @@ function validationError(validate: { errors?: Parameters<typeof toFieldErrors>[0
   return new ApiError(400, toFieldErrors(validate.errors ?? []));
 }
 
-/** A body sent to an operation that takes none is refused field by field, like any unknown field. */
+/**
+ * A body sent to a POST/PUT/PATCH that takes none is refused field by field, like any unknown field
+ * (`POST /purchases/{id}/cancel/ {"reason": …}` must not look accepted). GET and DELETE ignore bodies.
+ */
 function rejectUnexpectedBody(body: unknown): void {
   if (body === undefined || (typeof body === 'object' && body !== null && Object.keys(body).length === 0)) return;
   const fields = typeof body === 'object' && body !== null ? Object.keys(body) : [ALL];
@@ -36,7 +39,7 @@ function validatedInput(operation: Operation, req: Request, params: Record<strin
   const query = { ...(req.query as Record<string, unknown>) };
   if (operation.query && !operation.query(query)) throw validationError(operation.query);
   if (!operation.body) {
-    rejectUnexpectedBody(req.body);
+    if (!READS.has(req.method) && req.method !== 'DELETE') rejectUnexpectedBody(req.body);
     return { query, body: {} as Input };
   }
   const body = req.body === undefined ? {} : req.body;
