@@ -8,6 +8,7 @@ import type { Input } from '../domain/types.ts';
 import { toFieldErrors } from '../contract/ajv-errors.ts';
 import type { Operation, RouteTable } from '../contract/routes.ts';
 import { sandboxClock } from '../engine/clock.ts';
+import { catchUp } from '../engine/time.ts';
 import type { PublicHandler, Reply, SandboxHandler, Services } from './handler.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -62,13 +63,14 @@ export function dispatcher(tables: DispatchTables, services: Services) {
       throw new ApiError(405, { [ALL]: [errors.methodNotAllowed(req.method)] });
     }
     const { operation, params } = match;
-    const url = `${req.protocol}://${req.get('host') ?? 'localhost'}${req.path}`;
+    const origin = `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+    const url = origin + req.path;
 
     if (!operation.secured) {
       const { query, body } = validatedInput(operation, req, params);
       const handler = tables.publicHandlers[operation.operationId];
       if (!handler) throw notImplemented(operation);
-      const reply = await handler({ params, query, body, url, services });
+      const reply = await handler({ params, query, body, url, origin, services });
       if (!READS.has(req.method) && reply.status < 400) services.store.changed();
       return send(res, reply);
     }
@@ -82,8 +84,10 @@ export function dispatcher(tables: DispatchTables, services: Services) {
     const { query, body } = validatedInput(operation, req, params);
     const handler = tables.sandboxHandlers[operation.operationId];
     if (!handler) throw notImplemented(operation);
+    // Work that fell due while the clock ran (or was queued in the past) happens before the request sees the sandbox.
+    catchUp(sandbox, services.clock, services.ids);
     const ctx: Context = { clock: sandboxClock(sandbox.clock, services.clock), ids: services.ids };
-    const reply = await handler({ params, query, body, url, services, sandbox, ctx });
+    const reply = await handler({ params, query, body, url, origin, services, sandbox, ctx });
     if (!READS.has(req.method) && reply.status < 400) services.store.changed();
     send(res, reply);
   };

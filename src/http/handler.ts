@@ -21,6 +21,8 @@ export interface PublicCall {
   body: Input;
   /** The request's absolute URL without its query string, for pagination links. */
   url: string;
+  /** The origin the client called (`http://127.0.0.1:4010`), for absolute URLs in bodies. */
+  origin: string;
   services: Services;
 }
 

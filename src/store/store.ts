@@ -2,7 +2,17 @@
 // engine and HTTP layers see; MemoryStore keeps it in Maps (insertion order = creation order, so
 // "newest first" is a reverse walk), and persistence is an adapter around a plain JSON snapshot.
 
-import type { BillingTemplate, Brand, Client } from '../domain/types.ts';
+import type {
+  BillingTemplate,
+  BillingTemplateClient,
+  Brand,
+  Client,
+  OutboxEmail,
+  Purchase,
+  RecurringToken,
+  SimEvent,
+} from '../domain/types.ts';
+import type { Job } from '../engine/queue.ts';
 
 export interface SandboxClockState {
   frozen: boolean;
@@ -20,6 +30,19 @@ export interface SandboxOrigin {
   seededIds: boolean;
 }
 
+/** What the billing engine keeps of a subscriber beyond its public fields. */
+export interface SubscriberSchedule {
+  /** Launch date L (DESIGN.md §4.1); null while pending. */
+  launch: string | null;
+  /** Index k of the next billing date L + k·period to run. */
+  next: number;
+  /** Index of the first billing date that creates a purchase (trials before it). */
+  firstCharged: number;
+}
+
+/** A recurring token's simulated behaviour: `token_outcome` of the payment that saved it. */
+export type TokenOutcome = 'success' | 'failure';
+
 export interface Sandbox {
   id: string;
   companyId: string;
@@ -28,7 +51,22 @@ export interface Sandbox {
   clock: SandboxClockState;
   clients: Map<string, Client>;
   templates: Map<string, BillingTemplate>;
+  subscribers: Map<string, BillingTemplateClient>;
+  schedules: Map<string, SubscriberSchedule>;
+  purchases: Map<string, Purchase>;
+  tokens: Map<string, RecurringToken>;
+  tokenOutcomes: Map<string, TokenOutcome>;
+  /** Purchase id → the pending subscriber that its payment launches. */
+  firstPurchases: Map<string, string>;
+  events: SimEvent[];
+  outbox: OutboxEmail[];
+  /** Scheduled work as a binary heap ordered by (at, seq): see engine/queue.ts. */
+  jobs: Job[];
+  jobSeq: number;
 }
+
+const MAPS = ['clients', 'templates', 'subscribers', 'schedules', 'purchases', 'tokens', 'tokenOutcomes', 'firstPurchases'] as const;
+type MapField = (typeof MAPS)[number];
 
 export interface Store {
   get(id: string): Sandbox | undefined;
@@ -41,7 +79,21 @@ export interface Store {
 }
 
 export function emptySandbox(fields: Pick<Sandbox, 'id' | 'companyId' | 'brands' | 'origin' | 'clock'>): Sandbox {
-  return { ...fields, clients: new Map(), templates: new Map() };
+  return {
+    ...fields,
+    clients: new Map(),
+    templates: new Map(),
+    subscribers: new Map(),
+    schedules: new Map(),
+    purchases: new Map(),
+    tokens: new Map(),
+    tokenOutcomes: new Map(),
+    firstPurchases: new Map(),
+    events: [],
+    outbox: [],
+    jobs: [],
+    jobSeq: 0,
+  };
 }
 
 export class MemoryStore implements Store {
@@ -64,17 +116,17 @@ export class MemoryStore implements Store {
   async close(): Promise<void> {}
 }
 
-/** The JSON form of a sandbox: Maps become arrays in creation order. */
-export interface SandboxSnapshot extends Omit<Sandbox, 'clients' | 'templates'> {
-  clients: Client[];
-  templates: BillingTemplate[];
-}
+/** The JSON form of a sandbox: each Map becomes an array of [key, value] entries in insertion order. */
+export type SandboxSnapshot = Omit<Sandbox, MapField> & { [K in MapField]: [string, unknown][] };
 
 export function toSnapshot(sandbox: Sandbox): SandboxSnapshot {
-  return { ...sandbox, clients: [...sandbox.clients.values()], templates: [...sandbox.templates.values()] };
+  const snapshot = { ...sandbox } as Record<string, unknown>;
+  for (const field of MAPS) snapshot[field] = [...sandbox[field].entries()];
+  return snapshot as SandboxSnapshot;
 }
 
 export function fromSnapshot(snapshot: SandboxSnapshot): Sandbox {
-  const byId = <T extends { id: string }>(items: T[] = []) => new Map(items.map((item) => [item.id, item]));
-  return { ...snapshot, clients: byId(snapshot.clients), templates: byId(snapshot.templates) };
+  const sandbox = { ...emptySandbox(snapshot), ...snapshot } as Record<string, unknown>;
+  for (const field of MAPS) sandbox[field] = new Map(snapshot[field] ?? []);
+  return sandbox as unknown as Sandbox;
 }

@@ -102,7 +102,7 @@ describe('sandboxes', () => {
   it('GET /sim/v1/capabilities claims only what the simulator simulates', async () => {
     const res = await h.request('GET', '/sim/v1/capabilities');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ clock: false, payments: false, events: false });
+    expect(res.body).toEqual({ clock: true, payments: true, events: true });
   });
 
   it('PATCH /sim/v1/clock freezes and unfreezes without a jump', async () => {
@@ -131,10 +131,10 @@ describe('sandboxes', () => {
 
   it('operations the simulator does not simulate yet answer 501 not_implemented, never a fake success', async () => {
     // Plain fetch: a 501 is the simulator admitting a gap, not a response openapi.yaml describes.
-    const res = await fetch(`${h.origin}/sim/v1/clock/advance`, {
+    const res = await fetch(`${h.origin}/api/v1/webhooks/`, {
       method: 'POST',
       headers: { authorization: `Bearer ${h.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ by: 'P1D' }),
+      body: JSON.stringify({ callback: 'http://127.0.0.1:9/hook', events: ['purchase.paid'] }),
     });
     expect(res.status).toBe(501);
     expect(codeOf(await res.json())).toBe('not_implemented');

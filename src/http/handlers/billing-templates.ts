@@ -35,7 +35,15 @@ export const billingTemplateHandlers: Record<string, SandboxHandler> = {
   patchBillingTemplate: update('patch'),
 
   deleteBillingTemplate: ({ sandbox, params }) => {
-    sandbox.templates.delete(find(sandbox.templates, params.id).id);
+    const template = find(sandbox.templates, params.id);
+    // Its subscribers go with it (their queued billings find no subscriber and do nothing);
+    // the purchases it generated stay, with their billing_template_id.
+    for (const subscriber of [...sandbox.subscribers.values()]) {
+      if (subscriber.billing_template_id !== template.id) continue;
+      sandbox.subscribers.delete(subscriber.id);
+      sandbox.schedules.delete(subscriber.id);
+    }
+    sandbox.templates.delete(template.id);
     return noContent();
   },
 };

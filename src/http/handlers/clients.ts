@@ -1,6 +1,7 @@
 // /api/v1/clients/: create, list, read, replace, patch, delete.
 
-import { writeClient } from '../../domain/clients.ts';
+import { assertDeletable, writeClient } from '../../domain/clients.ts';
+import { clientTokens, deleteToken } from '../../engine/tokens.ts';
 import { created, find, noContent, ok, type SandboxHandler } from '../handler.ts';
 import { paginate } from '../pagination.ts';
 
@@ -27,8 +28,12 @@ export const clientHandlers: Record<string, SandboxHandler> = {
     return ok(client);
   },
 
-  deleteClient: ({ sandbox, params }) => {
-    sandbox.clients.delete(find(sandbox.clients, params.id).id);
+  deleteClient: ({ sandbox, params, ctx }) => {
+    const client = find(sandbox.clients, params.id);
+    assertDeletable(client, [...sandbox.subscribers.values()].filter((subscriber) => subscriber.client_id === client.id).length);
+    // Its recurring tokens go with it, each with the effects of a token deletion.
+    for (const token of clientTokens(sandbox, client.id)) deleteToken(sandbox, token, ctx);
+    sandbox.clients.delete(client.id);
     return noContent();
   },
 };

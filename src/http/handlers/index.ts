@@ -5,13 +5,19 @@ import { paymentMethodsBody } from '../../domain/payment-methods.ts';
 import { ok, type PublicHandler, type SandboxHandler } from '../handler.ts';
 import { billingTemplateHandlers } from './billing-templates.ts';
 import { clientHandlers } from './clients.ts';
+import { purchaseHandlers } from './purchases.ts';
+import { recurringTokenHandlers } from './recurring-tokens.ts';
 import { capabilities, publicSimulatorHandlers, simulatorHandlers } from './simulator.ts';
+import { subscriberHandlers } from './subscribers.ts';
 
 export const publicHandlers: Record<string, PublicHandler> = publicSimulatorHandlers;
 
 export const sandboxHandlers: Record<string, SandboxHandler> = {
   ...clientHandlers,
   ...billingTemplateHandlers,
+  ...subscriberHandlers,
+  ...purchaseHandlers,
+  ...recurringTokenHandlers,
   ...simulatorHandlers,
   listPaymentMethods: () => ok(paymentMethodsBody()),
   getCapabilities: () => ok(capabilities((operationId) => operationId in sandboxHandlers)),

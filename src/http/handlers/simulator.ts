@@ -3,7 +3,10 @@
 
 import { clockView, setFrozen } from '../../engine/clock.ts';
 import { createSandbox, DEFAULT_SEED, resetSandbox } from '../../engine/sandboxes.ts';
+import { advance } from '../../engine/time.ts';
 import { created, ok, type PublicHandler, type SandboxHandler } from '../handler.ts';
+import { paginate } from '../pagination.ts';
+import { presentEvent } from '../present.ts';
 
 export const publicSimulatorHandlers: Record<string, PublicHandler> = {
   getHealth: () => ok({ status: 'ok' }),
@@ -42,6 +45,18 @@ export const simulatorHandlers: Record<string, SandboxHandler> = {
     sandbox.clock = setFrozen(sandbox.clock, body.frozen as boolean, services.clock);
     return ok(clockView(sandbox.clock, services.clock));
   },
+
+  advanceClock: ({ sandbox, body, services }) => {
+    const processed = advance(sandbox, body as { to?: string; by?: string }, services.clock, services.ids);
+    return ok({ ...clockView(sandbox.clock, services.clock), processed });
+  },
+
+  listEvents: ({ sandbox, query, url, origin }) => {
+    const page = paginate(sandbox.events, query, url);
+    return ok({ ...page, results: page.results.map((event) => presentEvent(event, origin)) });
+  },
+
+  listOutbox: ({ sandbox, query, url }) => ok(paginate(sandbox.outbox, query, url)),
 
   resetSandbox: ({ sandbox, services }) => {
     const fresh = resetSandbox(sandbox, services.clock, services.ids);

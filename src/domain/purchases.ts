@@ -1,0 +1,152 @@
+// Purchases: building one (from a request or for a template), status changes with their history,
+// and the service-type rules of the spec ("A Purchase due tomorrow cannot be created or charged
+// with a TWODAY type or token"). Records are replaced, never mutated, so an event can keep the
+// object as it was.
+
+import { clientDetails } from './clients.ts';
+import { DAY_MS, dayOf } from './calendar.ts';
+import { ALL, ErrorCollector, errors, fieldError } from './errors.ts';
+import { rejectChanges, SERVER_FIELDS } from './fields.ts';
+import { PAYMENT_METHODS } from './payment-methods.ts';
+import { buildPurchaseDetails } from './purchase-details.ts';
+import { unixSeconds, type Context } from './context.ts';
+import type { Client, Input, Purchase, PurchaseDetails, PurchaseStatus, ServiceType } from './types.ts';
+
+/** Execution time of a service type at the bank (DESIGN.md §4.8). */
+export const EXECUTION_DAYS: Record<ServiceType, number> = { ONEDAY: 1, TWODAY: 2 };
+
+/** Statuses in which a purchase still waits for its money: it can be paid, charged, cancelled. */
+export const PAYABLE: ReadonlySet<PurchaseStatus> = new Set(['created', 'sent', 'viewed', 'error', 'overdue']);
+
+const PURCHASE_READ_ONLY = [
+  ...SERVER_FIELDS,
+  'billing_template_id',
+  'is_recurring_token',
+  'checkout_url',
+  'status',
+  'status_history',
+  'recurring_token',
+  'payment',
+  'is_test',
+];
+
+export interface NewPurchase {
+  brandId: string;
+  client: Client;
+  details: PurchaseDetails;
+  billingTemplateId?: string | null;
+  issued: string | null;
+  due: number | null;
+  skipCapture?: boolean;
+  sendReceipt?: boolean;
+  forceRecurring?: boolean;
+  whitelist?: string[] | null;
+  serviceType?: ServiceType | null;
+  successRedirect?: string | null;
+  failureRedirect?: string | null;
+}
+
+export function buildPurchase(fields: NewPurchase, ctx: Context): Purchase {
+  const now = unixSeconds(ctx.clock.now());
+  const id = ctx.ids.uuid();
+  return {
+    id,
+    type: 'purchase',
+    created_on: now,
+    updated_on: now,
+    brand_id: fields.brandId,
+    client_id: fields.client.id,
+    client: clientDetails(fields.client),
+    billing_template_id: fields.billingTemplateId ?? null,
+    issued: fields.issued,
+    due: fields.due,
+    skip_capture: fields.skipCapture ?? false,
+    send_receipt: fields.sendReceipt ?? false,
+    force_recurring: fields.forceRecurring ?? false,
+    is_recurring_token: false,
+    payment_method_whitelist: fields.whitelist ?? null,
+    checkout_url: `/checkout/${id}/`,
+    success_redirect: fields.successRedirect ?? null,
+    failure_redirect: fields.failureRedirect ?? null,
+    purchase: fields.details,
+    status: 'created',
+    status_history: [{ status: 'created', timestamp: now }],
+    service_type: fields.serviceType ?? null,
+    recurring_token: null,
+    payment: null,
+    is_test: true,
+  };
+}
+
+/** The purchase in a new status, with the change appended to its history. */
+export function withStatus(purchase: Purchase, status: PurchaseStatus, ctx: Context, changes: Partial<Purchase> = {}): Purchase {
+  const now = unixSeconds(ctx.clock.now());
+  return { ...purchase, ...changes, status, updated_on: now, status_history: [...purchase.status_history, { status, timestamp: now }] };
+}
+
+/**
+ * Spec, rules on default_service_type 1: "A Purchase due must be valid for at least the execution
+ * time of the service type used to collect it." Due at 00:00 tomorrow is less than 2 days away.
+ */
+export function serviceTypeFits(serviceType: ServiceType | null, due: number | null, nowMs: number): boolean {
+  return serviceType === null || due === null || due * 1000 - nowMs >= EXECUTION_DAYS[serviceType] * DAY_MS;
+}
+
+export function checkWhitelist(errs: ErrorCollector, field: string, whitelist: unknown): void {
+  if (!Array.isArray(whitelist)) return;
+  const known = PAYMENT_METHODS.map((method) => method.name);
+  whitelist.forEach((name, index) => {
+    if (!known.includes(name as string)) errs.add(`${field}.${index}`, errors.invalidChoice(name, known));
+  });
+}
+
+export interface PurchaseScope {
+  brandIds: readonly string[];
+  /** The client named by `client_id`, or the one made from the `client` object; undefined if unknown. */
+  client: Client | undefined;
+}
+
+/** POST /purchases/: the rules JSON Schema cannot state, then the record (status `created`). */
+export function createPurchase(input: Input, scope: PurchaseScope, ctx: Context): Purchase {
+  const errs = new ErrorCollector();
+  rejectChanges(errs, input, {}, PURCHASE_READ_ONLY, 'set by the server');
+  if (!scope.brandIds.includes(input.brand_id as string)) errs.add('brand_id', errors.doesNotExist('Brand', input.brand_id));
+  if ('client_id' in input === 'client' in input) {
+    errs.add(ALL, errors.invalid('Send exactly one of client_id and client.'));
+  } else if ('client_id' in input && !scope.client) {
+    errs.add('client_id', errors.doesNotExist('Client', input.client_id));
+  }
+  checkWhitelist(errs, 'payment_method_whitelist', input.payment_method_whitelist);
+  const details = buildPurchaseDetails(errs, 'purchase', input.purchase as Input);
+  const serviceType = (input.service_type as ServiceType | null | undefined) ?? null;
+  const due = (input.due as number | null | undefined) ?? null;
+  if (serviceType && input.force_recurring !== true) {
+    errs.add('service_type', errors.invalid('A service type is used only when force_recurring is true.'));
+  } else if (!serviceTypeFits(serviceType, due, ctx.clock.now())) {
+    errs.add('service_type', errors.invalid(`${serviceType} needs ${EXECUTION_DAYS[serviceType!]} day(s) before due.`));
+  }
+  errs.throwIfAny();
+  return buildPurchase(
+    {
+      brandId: input.brand_id as string,
+      client: scope.client!,
+      details,
+      issued: (input.issued as string | null | undefined) ?? dayOf(ctx.clock.now(), details.timezone),
+      due,
+      skipCapture: input.skip_capture as boolean | undefined,
+      sendReceipt: input.send_receipt as boolean | undefined,
+      forceRecurring: input.force_recurring as boolean | undefined,
+      whitelist: input.payment_method_whitelist as string[] | null | undefined,
+      serviceType,
+      successRedirect: input.success_redirect as string | null | undefined,
+      failureRedirect: input.failure_redirect as string | null | undefined,
+    },
+    ctx,
+  );
+}
+
+export function assertPayable(purchase: Purchase): void {
+  if (!PAYABLE.has(purchase.status)) {
+    throw fieldError(ALL, errors.invalidState(`Purchase is ${purchase.status}; only an unpaid purchase can be paid, charged or cancelled.`));
+  }
+}

@@ -1,0 +1,171 @@
+// The billing engine: adding subscribers (the spec's state table), running the jobs of the queue
+// (billings, first deductions, bank executions, overdue marking) and one-time send_invoice.
+
+import { addPeriods, compareDates, dayOf, startOfDay } from '../domain/calendar.ts';
+import type { Context } from '../domain/context.ts';
+import { ALL, ErrorCollector, errors, fieldError } from '../domain/errors.ts';
+import { buildPurchase, checkWhitelist, PAYABLE, withStatus } from '../domain/purchases.ts';
+import { newSubscriber } from '../domain/subscribers.ts';
+import type { BillingTemplate, BillingTemplateClient, Input, Purchase, PurchaseDetails } from '../domain/types.ts';
+import type { Sandbox } from '../store/store.ts';
+import { billingDate, launch, scheduleNext } from './launch.ts';
+import { chargeAutomatically, execute, type Processed } from './payments.ts';
+import { schedule, type Job } from './queue.ts';
+import { issuePurchase, savePurchase, sendEmail } from './records.ts';
+import { newestUsableToken } from './tokens.ts';
+
+/** DESIGN.md §4.4: due = start of (issued + due period) in the template's time zone. */
+function dueOf(template: BillingTemplate, issued: string): number {
+  const dueDate = addPeriods(issued, template.subscription_due_period, template.subscription_due_period_units, 1);
+  return startOfDay(dueDate, template.purchase.timezone) / 1000;
+}
+
+/** A purchase for a subscriber: the template's details copied 1:1 (or `details` for a first deduction). */
+function subscriberPurchase(
+  sandbox: Sandbox,
+  template: BillingTemplate,
+  subscriber: BillingTemplateClient,
+  issued: string,
+  ctx: Context,
+  details: PurchaseDetails = template.purchase,
+): Purchase {
+  return issuePurchase(
+    sandbox,
+    buildPurchase(
+      {
+        brandId: template.brand_id,
+        client: sandbox.clients.get(subscriber.client_id)!,
+        details,
+        billingTemplateId: template.id,
+        issued,
+        due: dueOf(template, issued),
+        skipCapture: template.skip_capture,
+        sendReceipt: subscriber.send_receipt,
+        forceRecurring: template.force_recurring,
+        whitelist: subscriber.payment_method_whitelist,
+        serviceType: template.force_recurring ? subscriber.default_service_type : null,
+      },
+      ctx,
+    ),
+    ctx,
+  );
+}
+
+/** POST /billing_templates/{id}/add_subscriber/: both rows of the spec's state table. */
+export function addSubscriber(sandbox: Sandbox, template: BillingTemplate, input: Input, ctx: Context) {
+  const today = dayOf(ctx.clock.now(), template.purchase.timezone);
+  const subscriber = newSubscriber(input, { template, clientExists: sandbox.clients.has(input.client_id as string), today }, ctx);
+  if (subscriber.subscription_first_deduction_date !== null) {
+    const at = startOfDay(subscriber.subscription_first_deduction_date, template.purchase.timezone);
+    schedule(sandbox, { at, kind: 'first_deduction', id: subscriber.id });
+  }
+  if (subscriber.status === 'active') {
+    // Charged at period end and/or with trials: "Trial or billing is scheduled per template settings."
+    const active = launch(sandbox, template, subscriber, { launch: subscriber.subscription_deduction_date, next: 0, passed: 0 }, ctx);
+    return { billing_template_client: active, purchase: null };
+  }
+  // "A Purchase is created and returned. The caller redirects the client to purchase.checkout_url to pay."
+  sandbox.subscribers.set(subscriber.id, subscriber);
+  const purchase = subscriberPurchase(sandbox, template, subscriber, today, ctx);
+  sandbox.firstPurchases.set(purchase.id, subscriber.id);
+  return { billing_template_client: subscriber, purchase };
+}
+
+/** Spec: while paused, "no Purchases are created and no invoices sent"; the template flag acts on every subscriber. */
+const billable = (template: BillingTemplate, subscriber: BillingTemplateClient): boolean =>
+  subscriber.status === 'active' && !template.subscription_paused;
+
+function charge(sandbox: Sandbox, purchase: Purchase, subscriber: BillingTemplateClient, ctx: Context, processed: Processed): void {
+  const token = newestUsableToken(sandbox, purchase.client_id, purchase.service_type);
+  chargeAutomatically(sandbox, purchase, subscriber, token, ctx, processed);
+}
+
+function runBilling(sandbox: Sandbox, job: Job, ctx: Context, processed: Processed): void {
+  const subscriber = sandbox.subscribers.get(job.id);
+  const plan = sandbox.schedules.get(job.id);
+  const template = subscriber && sandbox.templates.get(subscriber.billing_template_id);
+  if (!subscriber || !plan || !template || plan.next !== job.k) return;
+  const date = billingDate(template, plan.launch!, job.k);
+  // The mandate may have been shortened since this job was queued: "no billing happens after it".
+  if (compareDates(date, subscriber.mandate_expiry_date) > 0) return;
+  processed.billings += 1;
+  if (job.k >= plan.firstCharged && billable(template, subscriber)) {
+    const purchase = subscriberPurchase(sandbox, template, subscriber, date, ctx);
+    charge(sandbox, purchase, subscriber, ctx, processed);
+  }
+  plan.next += 1;
+  scheduleNext(sandbox, template, { ...subscriber, number_of_billing_cycles_passed: subscriber.number_of_billing_cycles_passed + 1 }, plan, ctx);
+}
+
+/** DESIGN.md §4.6: one purchase on f for exactly the first-deduction amount, no tax or discount. */
+function runFirstDeduction(sandbox: Sandbox, job: Job, ctx: Context, processed: Processed): void {
+  const subscriber = sandbox.subscribers.get(job.id);
+  const template = subscriber && sandbox.templates.get(subscriber.billing_template_id);
+  if (!subscriber || !template || !billable(template, subscriber)) return;
+  const amount = subscriber.subscription_first_deduction_amount!;
+  const details: PurchaseDetails = {
+    ...template.purchase,
+    products: [{ name: `${template.title || 'Subscription'}: first deduction`, price: amount, quantity: 1, discount: 0, tax_percent: 0, category: '' }],
+    total: amount,
+  };
+  processed.first_deductions += 1;
+  const purchase = subscriberPurchase(sandbox, template, subscriber, subscriber.subscription_first_deduction_date!, ctx, details);
+  charge(sandbox, purchase, subscriber, ctx, processed);
+}
+
+function runOverdue(sandbox: Sandbox, job: Job, ctx: Context, processed: Processed): void {
+  const purchase = sandbox.purchases.get(job.id);
+  if (!purchase || !PAYABLE.has(purchase.status) || purchase.status === 'overdue') return;
+  processed.overdue += 1;
+  savePurchase(sandbox, withStatus(purchase, 'overdue', ctx), 'purchase.overdue', ctx);
+}
+
+/** Runs one job of the queue; the context's clock shows the job's own instant. */
+export function runJob(sandbox: Sandbox, job: Job, ctx: Context, processed: Processed): void {
+  switch (job.kind) {
+    case 'billing':
+      return runBilling(sandbox, job, ctx, processed);
+    case 'first_deduction':
+      return runFirstDeduction(sandbox, job, ctx, processed);
+    case 'execution':
+      if (execute(sandbox, job.id, job.method!, ctx)) processed.executions += 1;
+      return;
+    case 'overdue':
+      return runOverdue(sandbox, job, ctx, processed);
+  }
+}
+
+/** POST /billing_templates/{id}/send_invoice/: one sent Purchase per call; no subscriber is stored. */
+export function sendInvoice(sandbox: Sandbox, template: BillingTemplate, input: Input, ctx: Context): Purchase {
+  if (template.is_subscription) {
+    throw fieldError(ALL, errors.invalidState('send_invoice is for templates with is_subscription false; add subscribers instead.'));
+  }
+  const errs = new ErrorCollector();
+  const client = sandbox.clients.get(input.client_id as string);
+  if (!client) errs.add('client_id', errors.doesNotExist('Client', input.client_id));
+  checkWhitelist(errs, 'payment_method_whitelist', input.payment_method_whitelist);
+  errs.throwIfAny();
+  const purchase = issuePurchase(
+    sandbox,
+    buildPurchase(
+      {
+        brandId: template.brand_id,
+        client: client!,
+        details: template.purchase,
+        billingTemplateId: template.id,
+        // Spec: issued "When omitted, generated from the current day in purchase.timezone."
+        issued: template.issued ?? dayOf(ctx.clock.now(), template.purchase.timezone),
+        due: template.due,
+        skipCapture: template.skip_capture,
+        sendReceipt: template.send_receipt,
+        forceRecurring: template.force_recurring,
+        whitelist: (input.payment_method_whitelist as string[] | null | undefined) ?? null,
+      },
+      ctx,
+    ),
+    ctx,
+  );
+  const sent = savePurchase(sandbox, withStatus(purchase, 'sent', ctx), 'purchase.sent', ctx);
+  sendEmail(sandbox, 'invoice', sent, ctx);
+  return sent;
+}

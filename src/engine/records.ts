@@ -1,0 +1,43 @@
+// Every state change of a purchase goes through here: the record is replaced, an event records
+// the object as it now is, and e-mails land in the outbox. One place, so no path forgets either.
+
+import { unixSeconds, type Context } from '../domain/context.ts';
+import type { Purchase, Resource, SimEvent } from '../domain/types.ts';
+import type { Sandbox } from '../store/store.ts';
+import { schedule } from './queue.ts';
+
+export function recordEvent(sandbox: Sandbox, eventType: string, object: Resource, ctx: Context): void {
+  const event: SimEvent = {
+    id: ctx.ids.uuid(),
+    event_type: eventType,
+    created_on: unixSeconds(ctx.clock.now()),
+    object_type: object.type,
+    object_id: object.id,
+    payload: object,
+  };
+  sandbox.events.push(event);
+}
+
+/** Stores the purchase and records `eventType` for it. */
+export function savePurchase(sandbox: Sandbox, purchase: Purchase, eventType: string, ctx: Context): Purchase {
+  sandbox.purchases.set(purchase.id, purchase);
+  recordEvent(sandbox, eventType, purchase, ctx);
+  return purchase;
+}
+
+export function sendEmail(sandbox: Sandbox, kind: 'invoice' | 'receipt', purchase: Purchase, ctx: Context): void {
+  sandbox.outbox.push({
+    id: ctx.ids.uuid(),
+    kind,
+    to: purchase.client.email,
+    purchase_id: purchase.id,
+    sent_on: unixSeconds(ctx.clock.now()),
+  });
+}
+
+/** Stores a new purchase and queues its overdue marking (DESIGN.md §4: overdue when due passes unpaid). */
+export function issuePurchase(sandbox: Sandbox, purchase: Purchase, ctx: Context): Purchase {
+  savePurchase(sandbox, purchase, 'purchase.created', ctx);
+  if (purchase.due !== null) schedule(sandbox, { at: purchase.due * 1000, kind: 'overdue', id: purchase.id });
+  return purchase;
+}

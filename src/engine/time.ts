@@ -1,0 +1,46 @@
+// Time travel. Every job due up to the target runs in time order, each seeing the sandbox clock at
+// its own instant (a billing at 00:00 of Feb 28 creates its purchase with that created_on), and
+// only then does the clock land on the target. Running clocks catch up before each request.
+
+import { addDuration } from '../domain/calendar.ts';
+import type { Clock, Ids } from '../domain/context.ts';
+import { errors, fieldError } from '../domain/errors.ts';
+import type { Sandbox } from '../store/store.ts';
+import { runJob } from './billing.ts';
+import { clockAt, sandboxNow } from './clock.ts';
+import { noneProcessed, type Processed } from './payments.ts';
+import { popDue } from './queue.ts';
+
+export function runUntil(sandbox: Sandbox, targetMs: number, ids: Ids): Processed {
+  const processed = noneProcessed();
+  for (let job = popDue(sandbox, targetMs); job; job = popDue(sandbox, targetMs)) {
+    const at = job.at;
+    runJob(sandbox, job, { clock: { now: () => at }, ids }, processed);
+  }
+  return processed;
+}
+
+/** Work that fell due as wall time passed on a running clock (or was queued in the past). */
+export function catchUp(sandbox: Sandbox, wall: Clock, ids: Ids): void {
+  runUntil(sandbox, sandboxNow(sandbox.clock, wall), ids);
+}
+
+function durationFrom(now: number, by: string): number {
+  try {
+    return addDuration(now, by);
+  } catch {
+    throw fieldError('by', errors.invalid(`"${by}" is not an ISO-8601 duration such as P1M or PT36H.`));
+  }
+}
+
+/** POST /sim/v1/clock/advance: exactly one of `to` (an instant) or `by` (an ISO-8601 duration). */
+export function advance(sandbox: Sandbox, input: { to?: string; by?: string }, wall: Clock, ids: Ids): Processed {
+  const now = sandboxNow(sandbox.clock, wall);
+  const target = input.to !== undefined ? Date.parse(input.to) : durationFrom(now, input.by!);
+  if (target < now) {
+    throw fieldError(input.to !== undefined ? 'to' : 'by', errors.minValue(`the sandbox's current time, ${new Date(now).toISOString()}`));
+  }
+  const processed = runUntil(sandbox, target, ids);
+  sandbox.clock = clockAt(target, sandbox.clock.frozen, wall);
+  return processed;
+}

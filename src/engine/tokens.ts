@@ -1,0 +1,73 @@
+// Recurring tokens, with an index by client so that a billing finds the client's newest usable
+// token without scanning every token of the sandbox. All token changes go through here.
+
+import { unixSeconds, type Context } from '../domain/context.ts';
+import type { Purchase, RecurringToken, ServiceType } from '../domain/types.ts';
+import type { Sandbox, TokenOutcome } from '../store/store.ts';
+import { recordEvent } from './records.ts';
+
+const byClient = new WeakMap<Map<string, RecurringToken>, Map<string, string[]>>();
+
+/** Token ids per client, oldest first; derived from `sandbox.tokens`, so never persisted. */
+function index(sandbox: Sandbox): Map<string, string[]> {
+  let found = byClient.get(sandbox.tokens);
+  if (!found) {
+    found = new Map();
+    for (const token of sandbox.tokens.values()) found.set(token.client_id, [...(found.get(token.client_id) ?? []), token.id]);
+    byClient.set(sandbox.tokens, found);
+  }
+  return found;
+}
+
+const MASKS: Record<string, string> = { visa: '•••• 4242', mastercard: '•••• 4444', maestro: '•••• 0005', direct_debit: 'DE89 •••• 3000' };
+
+/** The token a successful payment saves: its id is the purchase's (DESIGN.md §3), its service type the purchase's. */
+export function saveToken(sandbox: Sandbox, purchase: Purchase, method: string, outcome: TokenOutcome, ctx: Context): RecurringToken {
+  const now = unixSeconds(ctx.clock.now());
+  const token: RecurringToken = {
+    id: purchase.id,
+    type: 'recurring_token',
+    created_on: now,
+    updated_on: now,
+    client_id: purchase.client_id,
+    payment_method: method,
+    description: MASKS[method] ?? '••••',
+    service_type: purchase.service_type,
+  };
+  sandbox.tokens.set(token.id, token);
+  sandbox.tokenOutcomes.set(token.id, outcome);
+  const ids = index(sandbox);
+  ids.set(token.client_id, [...(ids.get(token.client_id) ?? []), token.id]);
+  return token;
+}
+
+/**
+ * Deletes a token with the spec's three effects: it leaves the client's list (so checkout no longer
+ * offers it), it can no longer charge, and the purchase that saved it has is_recurring_token false.
+ */
+export function deleteToken(sandbox: Sandbox, token: RecurringToken, ctx: Context): Purchase | undefined {
+  sandbox.tokens.delete(token.id);
+  sandbox.tokenOutcomes.delete(token.id);
+  const ids = index(sandbox);
+  ids.set(token.client_id, (ids.get(token.client_id) ?? []).filter((id) => id !== token.id));
+  const saving = sandbox.purchases.get(token.id);
+  if (!saving) return undefined;
+  const updated: Purchase = { ...saving, is_recurring_token: false, updated_on: unixSeconds(ctx.clock.now()) };
+  sandbox.purchases.set(updated.id, updated);
+  recordEvent(sandbox, 'purchase.recurring_token_deleted', updated, ctx);
+  return updated;
+}
+
+/** DESIGN.md §4.9: "Automatic subscription charges use the client's newest usable token." */
+export function newestUsableToken(sandbox: Sandbox, clientId: string, serviceType: ServiceType | null): RecurringToken | undefined {
+  const ids = index(sandbox).get(clientId) ?? [];
+  for (let i = ids.length - 1; i >= 0; i -= 1) {
+    const token = sandbox.tokens.get(ids[i]!);
+    if (token && token.service_type === serviceType) return token;
+  }
+  return undefined;
+}
+
+export function clientTokens(sandbox: Sandbox, clientId: string): RecurringToken[] {
+  return (index(sandbox).get(clientId) ?? []).map((id) => sandbox.tokens.get(id)!).filter(Boolean);
+}

@@ -1,0 +1,52 @@
+// /api/v1/purchases/: create, list, read, charge, cancel, delete_recurring_token; and the
+// simulator's POST /sim/v1/purchases/{id}/pay, which does what the checkout page does.
+
+import { writeClient } from '../../domain/clients.ts';
+import { errors, fieldError } from '../../domain/errors.ts';
+import { createPurchase, withStatus } from '../../domain/purchases.ts';
+import type { Client, Input } from '../../domain/types.ts';
+import { assertCancellable, chargeWithToken, payAtCheckout } from '../../engine/payments.ts';
+import { issuePurchase, savePurchase } from '../../engine/records.ts';
+import { deleteToken } from '../../engine/tokens.ts';
+import { created, find, ok, type SandboxHandler } from '../handler.ts';
+import { paginate } from '../pagination.ts';
+import { presentPurchase } from '../present.ts';
+
+export const purchaseHandlers: Record<string, SandboxHandler> = {
+  createPurchase: ({ sandbox, body, ctx, origin }) => {
+    // A `client` object creates the client (DESIGN.md §3: "or, on create, a client object").
+    let client: Client | undefined = sandbox.clients.get(body.client_id as string);
+    const newClient = 'client' in body && !('client_id' in body) ? writeClient('create', undefined, body.client as Input, ctx) : undefined;
+    client ??= newClient;
+    const purchase = createPurchase(body, { brandIds: sandbox.brands.map((brand) => brand.id), client }, ctx);
+    if (newClient) sandbox.clients.set(newClient.id, newClient);
+    issuePurchase(sandbox, purchase, ctx);
+    return created(presentPurchase(purchase, origin));
+  },
+
+  listPurchases: ({ sandbox, query, url, origin }) => {
+    const page = paginate(sandbox.purchases.values(), query, url);
+    return ok({ ...page, results: page.results.map((purchase) => presentPurchase(purchase, origin)) });
+  },
+
+  getPurchase: ({ sandbox, params, origin }) => ok(presentPurchase(find(sandbox.purchases, params.id), origin)),
+
+  chargePurchase: ({ sandbox, params, body, ctx, origin }) =>
+    ok(presentPurchase(chargeWithToken(sandbox, find(sandbox.purchases, params.id), body.recurring_token as string, ctx), origin)),
+
+  cancelPurchase: ({ sandbox, params, ctx, origin }) => {
+    const purchase = find(sandbox.purchases, params.id);
+    assertCancellable(purchase);
+    return ok(presentPurchase(savePurchase(sandbox, withStatus(purchase, 'cancelled', ctx), 'purchase.cancelled', ctx), origin));
+  },
+
+  deleteRecurringToken: ({ sandbox, params, ctx, origin }) => {
+    find(sandbox.purchases, params.recurring_token);
+    const token = sandbox.tokens.get(params.recurring_token!);
+    if (!token) throw fieldError('recurring_token', errors.doesNotExist('Recurring token', params.recurring_token), 404);
+    return ok(presentPurchase(deleteToken(sandbox, token, ctx)!, origin));
+  },
+
+  payPurchase: ({ sandbox, params, body, ctx, origin }) =>
+    ok(presentPurchase(payAtCheckout(sandbox, find(sandbox.purchases, params.id), body, ctx), origin)),
+};
