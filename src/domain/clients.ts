@@ -56,11 +56,21 @@ export function writeClient(mode: WriteMode, stored: Client | undefined, input: 
   };
 }
 
-/** The client's details as a Purchase snapshots them (`purchase.client`). */
+const snapshots = new WeakMap<Client, ClientDetails>();
+
+/**
+ * The client's details as a Purchase snapshots them (`purchase.client`). Records are replaced on
+ * every change, never mutated, so one snapshot per client record serves all its purchases.
+ */
 export function clientDetails(client: Client): ClientDetails {
-  const details = {} as Record<string, unknown>;
-  for (const field of WRITABLE) details[field] = structuredClone(client[field]);
-  return details as ClientDetails;
+  let details = snapshots.get(client);
+  if (!details) {
+    const fields = {} as Record<string, unknown>;
+    for (const field of WRITABLE) fields[field] = client[field];
+    details = fields as ClientDetails;
+    snapshots.set(client, details);
+  }
+  return details;
 }
 
 export function assertDeletable(client: Client, subscriberCount: number): void {

@@ -11,7 +11,7 @@ import type { Sandbox } from '../store/store.ts';
 import { billingDate, launch, scheduleNext } from './launch.ts';
 import { chargeAutomatically, execute, type Processed } from './payments.ts';
 import { schedule, type Job } from './queue.ts';
-import { issuePurchase, savePurchase, sendEmail } from './records.ts';
+import { awaitPayment, savePurchase, sendEmail } from './records.ts';
 import { newestUsableToken } from './tokens.ts';
 
 /** DESIGN.md §4.4: due = start of (issued + due period) in the template's time zone. */
@@ -29,7 +29,7 @@ function subscriberPurchase(
   ctx: Context,
   details: PurchaseDetails = template.purchase,
 ): Purchase {
-  return issuePurchase(
+  return savePurchase(
     sandbox,
     buildPurchase(
       {
@@ -47,6 +47,7 @@ function subscriberPurchase(
       },
       ctx,
     ),
+    'purchase.created',
     ctx,
   );
 }
@@ -66,7 +67,7 @@ export function addSubscriber(sandbox: Sandbox, template: BillingTemplate, input
   }
   // "A Purchase is created and returned. The caller redirects the client to purchase.checkout_url to pay."
   sandbox.subscribers.set(subscriber.id, subscriber);
-  const purchase = subscriberPurchase(sandbox, template, subscriber, today, ctx);
+  const purchase = awaitPayment(sandbox, subscriberPurchase(sandbox, template, subscriber, today, ctx));
   sandbox.firstPurchases.set(purchase.id, subscriber.id);
   return { billing_template_client: subscriber, purchase };
 }
@@ -77,7 +78,8 @@ const billable = (template: BillingTemplate, subscriber: BillingTemplateClient):
 
 function charge(sandbox: Sandbox, purchase: Purchase, subscriber: BillingTemplateClient, ctx: Context, processed: Processed): void {
   const token = newestUsableToken(sandbox, purchase.client_id, purchase.service_type);
-  chargeAutomatically(sandbox, purchase, subscriber, token, ctx, processed);
+  const charged = chargeAutomatically(sandbox, purchase, subscriber, token, ctx, processed);
+  if (PAYABLE.has(charged.status)) awaitPayment(sandbox, charged);
 }
 
 function runBilling(sandbox: Sandbox, job: Job, ctx: Context, processed: Processed): void {
@@ -94,7 +96,7 @@ function runBilling(sandbox: Sandbox, job: Job, ctx: Context, processed: Process
     charge(sandbox, purchase, subscriber, ctx, processed);
   }
   plan.next += 1;
-  scheduleNext(sandbox, template, { ...subscriber, number_of_billing_cycles_passed: subscriber.number_of_billing_cycles_passed + 1 }, plan, ctx);
+  scheduleNext(sandbox, template, subscriber, plan, ctx, { number_of_billing_cycles_passed: subscriber.number_of_billing_cycles_passed + 1 });
 }
 
 /** DESIGN.md §4.6: one purchase on f for exactly the first-deduction amount, no tax or discount. */
@@ -145,7 +147,7 @@ export function sendInvoice(sandbox: Sandbox, template: BillingTemplate, input: 
   if (!client) errs.add('client_id', errors.doesNotExist('Client', input.client_id));
   checkWhitelist(errs, 'payment_method_whitelist', input.payment_method_whitelist);
   errs.throwIfAny();
-  const purchase = issuePurchase(
+  const purchase = savePurchase(
     sandbox,
     buildPurchase(
       {
@@ -163,9 +165,10 @@ export function sendInvoice(sandbox: Sandbox, template: BillingTemplate, input: 
       },
       ctx,
     ),
+    'purchase.created',
     ctx,
   );
   const sent = savePurchase(sandbox, withStatus(purchase, 'sent', ctx), 'purchase.sent', ctx);
   sendEmail(sandbox, 'invoice', sent, ctx);
-  return sent;
+  return awaitPayment(sandbox, sent);
 }

@@ -41,6 +41,7 @@ export function scheduleNext(
   subscriber: BillingTemplateClient,
   plan: SubscriberSchedule,
   ctx: Context,
+  changes: Partial<BillingTemplateClient> = {},
 ): BillingTemplateClient {
   const date = billingDate(template, plan.launch!, plan.next);
   if (compareDates(date, subscriber.mandate_expiry_date) <= 0) {
@@ -48,6 +49,7 @@ export function scheduleNext(
   }
   const updated: BillingTemplateClient = {
     ...subscriber,
+    ...changes,
     subscription_billing_scheduled_on: nextScheduledOn(template, subscriber, plan),
     updated_on: unixSeconds(ctx.clock.now()),
   };
@@ -73,7 +75,7 @@ export function launch(
     const launched = { ...template, subscription_has_active_clients: true, updated_on: unixSeconds(ctx.clock.now()) };
     sandbox.templates.set(template.id, launched);
   }
-  const active = scheduleNext(sandbox, template, { ...subscriber, status: 'active', number_of_billing_cycles_passed: start.passed }, plan, ctx);
+  const active = scheduleNext(sandbox, template, subscriber, plan, ctx, { status: 'active', number_of_billing_cycles_passed: start.passed });
   if (subscriber.status !== 'active') recordEvent(sandbox, 'billing_template_client.activated', active, ctx);
   return active;
 }

@@ -26,10 +26,11 @@ export interface Processed {
 export const noneProcessed = (): Processed => ({ billings: 0, first_deductions: 0, charges: 0, executions: 0, overdue: 0 });
 
 /** Money received: paid, with the payment, a receipt when asked, and the pending subscriber it launches. */
-export function markPaid(sandbox: Sandbox, purchase: Purchase, method: string, ctx: Context): Purchase {
+export function markPaid(sandbox: Sandbox, purchase: Purchase, method: string, ctx: Context, changes: Partial<Purchase> = {}): Purchase {
   const paid = savePurchase(
     sandbox,
     withStatus(purchase, 'paid', ctx, {
+      ...changes,
       payment: {
         amount: purchase.purchase.total,
         currency: purchase.purchase.currency,
@@ -50,12 +51,12 @@ export function markPaid(sandbox: Sandbox, purchase: Purchase, method: string, c
  * purchase waits in `pending_execute` and an execution job makes it `paid` when that time has passed.
  */
 function collect(sandbox: Sandbox, purchase: Purchase, method: string, tokenId: string | null, ctx: Context): Purchase {
-  const charged = { ...purchase, recurring_token: tokenId };
-  if (purchase.skip_capture) return savePurchase(sandbox, withStatus(charged, 'hold', ctx), 'purchase.hold', ctx);
-  if (!purchase.service_type) return markPaid(sandbox, charged, method, ctx);
+  const changes = { recurring_token: tokenId };
+  if (purchase.skip_capture) return savePurchase(sandbox, withStatus(purchase, 'hold', ctx, changes), 'purchase.hold', ctx);
+  if (!purchase.service_type) return markPaid(sandbox, purchase, method, ctx, changes);
   const at = ctx.clock.now() + EXECUTION_DAYS[purchase.service_type] * DAY_MS;
   schedule(sandbox, { at, kind: 'execution', id: purchase.id, method });
-  return savePurchase(sandbox, withStatus(charged, 'pending_execute', ctx), 'purchase.pending_execute', ctx);
+  return savePurchase(sandbox, withStatus(purchase, 'pending_execute', ctx, changes), 'purchase.pending_execute', ctx);
 }
 
 /** The execution job: the bank has executed the collection. */

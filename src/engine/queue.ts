@@ -40,7 +40,8 @@ function queueOf(holder: JobHolder): TinyQueue<Job> {
 
 export function schedule(holder: JobHolder, job: Omit<Job, 'seq'>): void {
   holder.jobSeq += 1;
-  queueOf(holder).push({ ...job, seq: holder.jobSeq });
+  (job as Job).seq = holder.jobSeq;
+  queueOf(holder).push(job as Job);
 }
 
 /** Removes and returns the earliest job due at or before `untilMs`, if any. */

@@ -35,9 +35,12 @@ export function sendEmail(sandbox: Sandbox, kind: 'invoice' | 'receipt', purchas
   });
 }
 
-/** Stores a new purchase and queues its overdue marking (DESIGN.md §4: overdue when due passes unpaid). */
-export function issuePurchase(sandbox: Sandbox, purchase: Purchase, ctx: Context): Purchase {
-  savePurchase(sandbox, purchase, 'purchase.created', ctx);
+/**
+ * Queues the overdue marking of a purchase left waiting for its money (DESIGN.md §4: overdue when
+ * due passes unpaid). A purchase paid at once never gets the job: ten years of charged billings
+ * must not fill the queue with work that would do nothing.
+ */
+export function awaitPayment(sandbox: Sandbox, purchase: Purchase): Purchase {
   if (purchase.due !== null) schedule(sandbox, { at: purchase.due * 1000, kind: 'overdue', id: purchase.id });
   return purchase;
 }

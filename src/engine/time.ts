@@ -13,9 +13,11 @@ import { popDue } from './queue.ts';
 
 export function runUntil(sandbox: Sandbox, targetMs: number, ids: Ids): Processed {
   const processed = noneProcessed();
+  let at = 0;
+  const ctx = { clock: { now: () => at }, ids };
   for (let job = popDue(sandbox, targetMs); job; job = popDue(sandbox, targetMs)) {
-    const at = job.at;
-    runJob(sandbox, job, { clock: { now: () => at }, ids }, processed);
+    at = job.at;
+    runJob(sandbox, job, ctx, processed);
   }
   return processed;
 }

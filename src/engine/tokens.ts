@@ -34,10 +34,11 @@ export function saveToken(sandbox: Sandbox, purchase: Purchase, method: string, 
     description: MASKS[method] ?? '••••',
     service_type: purchase.service_type,
   };
-  sandbox.tokens.set(token.id, token);
-  sandbox.tokenOutcomes.set(token.id, outcome);
+  // The index first: built lazily from `sandbox.tokens`, it must not see the new token twice.
   const ids = index(sandbox);
   ids.set(token.client_id, [...(ids.get(token.client_id) ?? []), token.id]);
+  sandbox.tokens.set(token.id, token);
+  sandbox.tokenOutcomes.set(token.id, outcome);
   return token;
 }
 

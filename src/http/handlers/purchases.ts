@@ -6,7 +6,7 @@ import { errors, fieldError } from '../../domain/errors.ts';
 import { createPurchase, withStatus } from '../../domain/purchases.ts';
 import type { Client, Input } from '../../domain/types.ts';
 import { assertCancellable, chargeWithToken, payAtCheckout } from '../../engine/payments.ts';
-import { issuePurchase, savePurchase } from '../../engine/records.ts';
+import { awaitPayment, savePurchase } from '../../engine/records.ts';
 import { deleteToken } from '../../engine/tokens.ts';
 import { created, find, ok, type SandboxHandler } from '../handler.ts';
 import { paginate } from '../pagination.ts';
@@ -20,7 +20,7 @@ export const purchaseHandlers: Record<string, SandboxHandler> = {
     client ??= newClient;
     const purchase = createPurchase(body, { brandIds: sandbox.brands.map((brand) => brand.id), client }, ctx);
     if (newClient) sandbox.clients.set(newClient.id, newClient);
-    issuePurchase(sandbox, purchase, ctx);
+    awaitPayment(sandbox, savePurchase(sandbox, purchase, 'purchase.created', ctx));
     return created(presentPurchase(purchase, origin));
   },
 

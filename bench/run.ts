@@ -1,0 +1,32 @@
+// `npm run bench`: each benchmark in a fresh process (so peak RSS is its own), side by side, with
+// ratios against its peer in the same run rather than absolute thresholds.
+
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const tsx = fileURLToPath(new URL('../node_modules/.bin/tsx', import.meta.url));
+const script = (name: string) => fileURLToPath(new URL(name, import.meta.url));
+
+function run(name: string, args: string[]): Record<string, number> {
+  const out = execFileSync(tsx, [script(name), ...args], { encoding: 'utf8', env: { ...process.env, NODE_NO_WARNINGS: '1' } });
+  return JSON.parse(out.trim().split('\n').at(-1)!);
+}
+
+console.log('time travel: monthly subscribers with saved cards, advanced 10 years in one call');
+const sizes = [1000, 2000];
+const results = sizes.map((n) => run('time-travel.ts', [String(n), '10']));
+console.table(
+  results.map((r) => ({
+    subscribers: r.subscribers,
+    billings: r.billings,
+    'advance ms': r.ms,
+    'billings/s': r.billingsPerSecond,
+    'peak RSS MB': r.peakRssMb,
+    'RSS before MB': r.rssBeforeMb,
+  })),
+);
+const [small, large] = results as [Record<string, number>, Record<string, number>];
+console.log(
+  `2× subscribers → ${(large.ms! / small.ms!).toFixed(2)}× time (linear would be 2.00×), ` +
+    `${((large.peakRssMb! - large.rssBeforeMb!) / (small.peakRssMb! - small.rssBeforeMb!)).toFixed(2)}× memory growth`,
+);

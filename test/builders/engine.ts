@@ -1,0 +1,284 @@
+// Builders for the billing-engine scenarios: a sandbox frozen at a chosen instant, clients,
+// templates, subscribers, simulated payments, saved tokens and clock advances. Each builder asserts
+// the status it needs, so a scenario fails at the step that broke, not three steps later.
+// Dates are "YYYY-MM-DD" days in the template's time zone; instants are Unix seconds (`at()`).
+
+import { expect } from 'vitest';
+import type { Call, Harness } from '../support/harness.ts';
+import { clientBody, oneTimeBody, subscriptionBody } from './templates.ts';
+
+export type Errors = Record<string, { code: string; message: string }[]>;
+
+export interface List<T> {
+  results: T[];
+  next: string | null;
+  previous: string | null;
+}
+
+export interface Client {
+  id: string;
+  email: string;
+}
+
+export interface Template {
+  id: string;
+  is_subscription: boolean;
+  subscription_has_active_clients: boolean;
+  subscription_paused: boolean;
+  subscription_period: number;
+  subscription_period_units: string;
+  subscription_charge_period_end: boolean;
+  subscription_trial_periods: number;
+  purchase: PurchaseDetails;
+  [field: string]: unknown;
+}
+
+export interface PurchaseDetails {
+  products: Record<string, unknown>[];
+  currency: string;
+  total: number;
+  timezone: string;
+  [field: string]: unknown;
+}
+
+export interface Subscriber {
+  id: string;
+  type: string;
+  billing_template_id: string;
+  client_id: string;
+  status: string;
+  send_receipt: boolean;
+  send_invoice_on_charge_failure: boolean;
+  subscription_deduction_date: string;
+  mandate_expiry_date: string;
+  subscription_first_deduction_date: string | null;
+  subscription_first_deduction_amount: number | null;
+  payment_method_whitelist: string[] | null;
+  default_service_type: string;
+  subscription_billing_scheduled_on: string | null;
+  number_of_billing_cycles_passed: number;
+}
+
+export interface Purchase {
+  id: string;
+  client_id: string;
+  billing_template_id: string | null;
+  issued: string | null;
+  due: number | null;
+  status: string;
+  status_history: { status: string; timestamp: number }[];
+  send_receipt: boolean;
+  force_recurring: boolean;
+  is_recurring_token: boolean;
+  payment_method_whitelist: string[] | null;
+  checkout_url: string;
+  service_type: string | null;
+  recurring_token: string | null;
+  payment: { amount: number; currency: string; payment_method: string; paid_on: number } | null;
+  purchase: PurchaseDetails;
+  [field: string]: unknown;
+}
+
+export interface Token {
+  id: string;
+  client_id: string;
+  payment_method: string;
+  description: string;
+  service_type: string | null;
+}
+
+export interface SimEvent {
+  id: string;
+  event_type: string;
+  created_on: number;
+  object_type: string;
+  object_id: string;
+  payload: Record<string, unknown>;
+}
+
+export interface Email {
+  id: string;
+  kind: 'invoice' | 'receipt';
+  to: string;
+  purchase_id: string;
+  sent_on: number;
+}
+
+export interface Advanced {
+  now: string;
+  frozen: boolean;
+  processed: Record<string, number>;
+}
+
+/** A sandbox of its own (own clock, own objects) on the shared harness. */
+export interface Box {
+  h: Harness;
+  token: string;
+  brandId: string;
+  req(method: string, path: string, body?: unknown): Promise<Call>;
+}
+
+/** Unix seconds of an ISO instant: `at('2026-02-06T00:00:00Z')`. */
+export const at = (iso: string): number => {
+  const ms = Date.parse(iso);
+  if (Number.isNaN(ms)) throw new Error(`bad instant ${iso}`);
+  return ms / 1000;
+};
+
+/** A fresh sandbox whose clock is frozen at `now`. */
+export async function sandboxAt(h: Harness, now: string): Promise<Box> {
+  const { token, brandId } = await h.newSandbox({ now, frozen: true });
+  return { h, token, brandId, req: (method, path, body) => h.request(method, path, { token, body }) };
+}
+
+const expectStatus = (call: Call, status: number, what: string) => {
+  expect(call.status, `${what}: ${call.text.slice(0, 500)}`).toBe(status);
+  return call.body;
+};
+
+/** Asserts a 400 whose body names `field`, and only it, with `code` among its errors. */
+export function expectRejected(call: Call, field: string, code: string): void {
+  expect(call.status, call.text.slice(0, 500)).toBe(400);
+  const errors = call.body as Errors;
+  expect(Object.keys(errors), call.text).toEqual([field]);
+  expect(errors[field]!.map((e) => e.code), call.text).toContain(code);
+}
+
+export async function makeClient(box: Box, overrides: Record<string, unknown> = {}): Promise<Client> {
+  return expectStatus(await box.req('POST', '/api/v1/clients/', clientBody(overrides)), 201, 'create client') as Client;
+}
+
+/** A monthly subscription template (EUR 29.90, UTC, due 7 days, start of period, no trials). */
+export async function makeTemplate(box: Box, overrides: Record<string, unknown> = {}): Promise<Template> {
+  const call = await box.req('POST', '/api/v1/billing_templates/', subscriptionBody(box.brandId, overrides));
+  return expectStatus(call, 201, 'create template') as Template;
+}
+
+export async function makeOneTimeTemplate(box: Box, overrides: Record<string, unknown> = {}): Promise<Template> {
+  const call = await box.req('POST', '/api/v1/billing_templates/', oneTimeBody(box.brandId, overrides));
+  return expectStatus(call, 201, 'create one-time template') as Template;
+}
+
+/** A template whose purchase details use `timezone`. */
+export const inZone = (timezone: string, overrides: Record<string, unknown> = {}) => ({
+  purchase: { currency: 'EUR', timezone, products: [{ name: 'Monthly membership', price: 2990 }] },
+  ...overrides,
+});
+
+/** An add_subscriber body; the mandate runs until the end of 2029 unless overridden. */
+export const subscriberBody = (clientId: string, deductionDate: string, overrides: Record<string, unknown> = {}) => ({
+  client_id: clientId,
+  subscription_deduction_date: deductionDate,
+  mandate_expiry_date: '2029-12-31',
+  ...overrides,
+});
+
+export const addSubscriber = (box: Box, templateId: string, body: Record<string, unknown>) =>
+  box.req('POST', `/api/v1/billing_templates/${templateId}/add_subscriber/`, body);
+
+/** add_subscriber that must succeed (201). */
+export async function subscribe(box: Box, templateId: string, body: Record<string, unknown>) {
+  const created = expectStatus(await addSubscriber(box, templateId, body), 201, 'add_subscriber') as {
+    billing_template_client: Subscriber;
+    purchase: Purchase | null;
+  };
+  return { subscriber: created.billing_template_client, purchase: created.purchase };
+}
+
+export async function getSubscriber(box: Box, templateId: string, id: string): Promise<Subscriber> {
+  return expectStatus(await box.req('GET', `/api/v1/billing_templates/${templateId}/clients/${id}/`), 200, 'get subscriber') as Subscriber;
+}
+
+export async function listSubscribers(box: Box, templateId: string): Promise<Subscriber[]> {
+  const call = await box.req('GET', `/api/v1/billing_templates/${templateId}/clients/?page_size=1000`);
+  return (expectStatus(call, 200, 'list subscribers') as List<Subscriber>).results;
+}
+
+export async function getTemplate(box: Box, id: string): Promise<Template> {
+  return expectStatus(await box.req('GET', `/api/v1/billing_templates/${id}/`), 200, 'get template') as Template;
+}
+
+export const patchSubscriber = (box: Box, templateId: string, id: string, body: Record<string, unknown>) =>
+  box.req('PATCH', `/api/v1/billing_templates/${templateId}/clients/${id}/`, body);
+
+/** POST /sim/v1/purchases/{id}/pay that must answer 200. */
+export async function payPurchase(box: Box, id: string, body: Record<string, unknown> = {}): Promise<Purchase> {
+  return expectStatus(await box.req('POST', `/sim/v1/purchases/${id}/pay`, body), 200, 'pay') as Purchase;
+}
+
+/** POST /sim/v1/clock/advance that must answer 200. */
+export async function advance(box: Box, target: { by: string } | { to: string }): Promise<Advanced> {
+  return expectStatus(await box.req('POST', '/sim/v1/clock/advance', target), 200, `advance ${JSON.stringify(target)}`) as Advanced;
+}
+
+export async function getPurchase(box: Box, id: string): Promise<Purchase> {
+  return expectStatus(await box.req('GET', `/api/v1/purchases/${id}/`), 200, 'get purchase') as Purchase;
+}
+
+/** Every purchase of the sandbox, newest first. */
+export async function purchases(box: Box): Promise<Purchase[]> {
+  return (expectStatus(await box.req('GET', '/api/v1/purchases/?page_size=1000'), 200, 'list purchases') as List<Purchase>).results;
+}
+
+/** Purchases generated by a template for one client, oldest first. */
+export async function generated(box: Box, templateId: string, clientId?: string): Promise<Purchase[]> {
+  return (await purchases(box))
+    .filter((p) => p.billing_template_id === templateId && (clientId === undefined || p.client_id === clientId))
+    .reverse();
+}
+
+export async function events(box: Box): Promise<SimEvent[]> {
+  return (expectStatus(await box.req('GET', '/sim/v1/events?page_size=1000'), 200, 'events') as List<SimEvent>).results;
+}
+
+export async function outbox(box: Box): Promise<Email[]> {
+  return (expectStatus(await box.req('GET', '/sim/v1/outbox?page_size=1000'), 200, 'outbox') as List<Email>).results;
+}
+
+export async function tokensOf(box: Box, clientId: string): Promise<Token[]> {
+  const call = await box.req('GET', `/api/v1/clients/${clientId}/recurring_tokens/?page_size=1000`);
+  return (expectStatus(call, 200, 'list tokens') as List<Token>).results;
+}
+
+/** A one-off purchase body for POST /api/v1/purchases/ (EUR 12.00, no due date). */
+export const purchaseBody = (box: Box, clientId: string, overrides: Record<string, unknown> = {}) => ({
+  brand_id: box.brandId,
+  client_id: clientId,
+  purchase: { currency: 'EUR', products: [{ name: 'Consulting hour', price: 1200 }] },
+  ...overrides,
+});
+
+export async function createPurchase(box: Box, clientId: string, overrides: Record<string, unknown> = {}): Promise<Purchase> {
+  const call = await box.req('POST', '/api/v1/purchases/', purchaseBody(box, clientId, overrides));
+  return expectStatus(call, 201, 'create purchase') as Purchase;
+}
+
+/**
+ * Saves a recurring token for `clientId` the way a client does: a purchase paid at checkout with
+ * the card saved. With a service type the purchase has force_recurring and is due far ahead, and
+ * the token takes that service type. Returns the token id (= the saving purchase's id).
+ */
+export async function saveToken(
+  box: Box,
+  clientId: string,
+  options: { serviceType?: 'ONEDAY' | 'TWODAY'; tokenOutcome?: 'success' | 'failure'; method?: string } = {},
+): Promise<string> {
+  const typed = options.serviceType ? { force_recurring: true, service_type: options.serviceType, due: 4_102_444_800 } : {};
+  const saving = await createPurchase(box, clientId, typed);
+  const paid = await payPurchase(box, saving.id, {
+    method: options.method ?? 'visa',
+    save_token: true,
+    token_outcome: options.tokenOutcome ?? 'success',
+  });
+  expect(paid.is_recurring_token).toBe(true);
+  return saving.id;
+}
+
+/** The same object list twice: a rejected request changed nothing. */
+export async function snapshot(box: Box, templateId?: string) {
+  return {
+    purchases: await purchases(box),
+    subscribers: templateId ? await listSubscribers(box, templateId) : [],
+    outbox: await outbox(box),
+  };
+}

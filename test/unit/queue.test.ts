@@ -1,0 +1,28 @@
+// The scheduled-work queue: jobs come out in time order, ties in insertion order, and only those due.
+
+import { describe, expect, it } from 'vitest';
+import { popDue, schedule, type JobHolder } from '../../src/engine/queue.ts';
+
+describe('job queue ordered by time', () => {
+  it('pops only jobs due by the target, earliest first, ties in the order scheduled', () => {
+    const holder: JobHolder = { jobs: [], jobSeq: 0 };
+    schedule(holder, { at: 300, kind: 'billing', id: 'c' });
+    schedule(holder, { at: 100, kind: 'billing', id: 'a' });
+    schedule(holder, { at: 200, kind: 'overdue', id: 'b1' });
+    schedule(holder, { at: 200, kind: 'execution', id: 'b2' });
+    const popped: string[] = [];
+    for (let job = popDue(holder, 250); job; job = popDue(holder, 250)) popped.push(job.id);
+    expect(popped).toEqual(['a', 'b1', 'b2']);
+    expect(popDue(holder, 299)).toBeUndefined();
+    expect(popDue(holder, 300)?.id).toBe('c');
+  });
+
+  it('keeps the heap in the holder\'s own array, so a persisted sandbox resumes its queue', () => {
+    const holder: JobHolder = { jobs: [], jobSeq: 0 };
+    for (const at of [5, 3, 9, 1]) schedule(holder, { at, kind: 'billing', id: String(at) });
+    const restored: JobHolder = JSON.parse(JSON.stringify(holder));
+    const order: number[] = [];
+    for (let job = popDue(restored, 10); job; job = popDue(restored, 10)) order.push(job.at);
+    expect(order).toEqual([1, 3, 5, 9]);
+  });
+});
