@@ -4,7 +4,7 @@
 
 import { DAY_MS } from '../domain/calendar.ts';
 import { unixSeconds, type Context } from '../domain/context.ts';
-import { errors, fieldError } from '../domain/errors.ts';
+import { ALL, errors, fieldError } from '../domain/errors.ts';
 import { PAYMENT_METHODS } from '../domain/payment-methods.ts';
 import { assertPayable, EXECUTION_DAYS, serviceTypeFits, withStatus } from '../domain/purchases.ts';
 import type { BillingTemplateClient, Input, Purchase, RecurringToken } from '../domain/types.ts';
@@ -77,6 +77,9 @@ function resolveMethod(purchase: Purchase, requested: unknown): string {
 /** POST /sim/v1/purchases/{id}/pay: what the checkout page does when the client pays. */
 export function payAtCheckout(sandbox: Sandbox, purchase: Purchase, input: Input, ctx: Context): Purchase {
   assertPayable(purchase);
+  if (purchase.status === 'overdue' && purchase.purchase.due_strict) {
+    throw fieldError(ALL, errors.invalidState('The purchase is overdue and due_strict: the checkout page refuses payment.'));
+  }
   const method = resolveMethod(purchase, input.method);
   const recurring = PAYMENT_METHODS.find((m) => m.name === method)?.recurring ?? false;
   if (input.save_token === true && !recurring) {

@@ -254,6 +254,25 @@ describe('a billing runs at 00:00 of its date in the template\'s time zone', () 
   });
 });
 
+describe('the turn of the year east and west of UTC', () => {
+  const cases = [
+    { zone: 'Pacific/Auckland', before: '2026-12-31T10:59:59Z', start: '2026-12-31T11:00:00Z', due: '2027-01-07T11:00:00Z' },
+    { zone: 'America/Los_Angeles', before: '2027-01-01T07:59:59Z', start: '2027-01-01T08:00:00Z', due: '2027-01-08T08:00:00Z' },
+  ];
+  for (const { zone, before, start, due } of cases) {
+    it(`${zone}: the 2027-01-01 billing runs at ${start}, 00:00 there`, async () => {
+      const { box, client, template } = await setup('2026-11-20T12:00:00Z', inZone(zone, ACTIVE_AT_ONCE));
+      const { subscriber } = await subscribe(box, template.id, subscriberBody(client.id, '2026-12-01'));
+      expect(subscriber.subscription_billing_scheduled_on).toBe('2027-01-01');
+      await advance(box, { to: before });
+      expect(await generated(box, template.id)).toEqual([]);
+      await advance(box, { to: start });
+      expect((await generated(box, template.id)).map((p) => [p.issued, p.due])).toEqual([['2027-01-01', at(due)]]);
+      expect((await getSubscriber(box, template.id, subscriber.id)).subscription_billing_scheduled_on).toBe('2027-02-01');
+    });
+  }
+});
+
 describe('a billing creates a Purchase', () => {
   it('with the template\'s purchase details "Copied 1:1", the subscriber\'s client and whitelist, and "an invoice" e-mailed when no card is saved', async () => {
     const details = {

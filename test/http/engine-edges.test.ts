@@ -1,0 +1,74 @@
+// Engine behaviour around the clock and the store: running clocks catch up without an advance,
+// a persisted sandbox resumes its schedule, and due_strict refuses late payment.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../support/harness.ts';
+import { advance, generated, getSubscriber, makeClient, makeTemplate, payPurchase, sandboxAt, subscribe, subscriberBody, type Box, createPurchase } from '../builders/engine.ts';
+import { createTemplate } from '../../src/domain/billing-templates.ts';
+import { writeClient } from '../../src/domain/clients.ts';
+import { addSubscriber } from '../../src/engine/billing.ts';
+import { sandboxClock } from '../../src/engine/clock.ts';
+import { createIds } from '../../src/engine/ids.ts';
+import { createSandbox } from '../../src/engine/sandboxes.ts';
+import { advance as advanceSandbox } from '../../src/engine/time.ts';
+import { fromSnapshot, toSnapshot } from '../../src/store/store.ts';
+import { subscriptionBody } from '../builders/templates.ts';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ now: '2026-01-30T12:00:00Z' });
+});
+afterAll(() => h.close());
+
+describe('running clocks', () => {
+  it('a billing falls due as wall time passes and has run before the next request sees the sandbox', async () => {
+    const { token, brandId } = await h.newSandbox({ now: '2026-01-30T12:00:00Z', frozen: false });
+    const box: Box = { h, token, brandId, req: (method, path, body) => h.request(method, path, { token, body }) };
+    const template = await makeTemplate(box, { subscription_trial_periods: 1 });
+    const client = await makeClient(box);
+    const { subscriber } = await subscribe(box, template.id, subscriberBody(client.id, '2026-02-03'));
+    // One trial period: the first purchase is two periods after launch, 2026-04-03.
+    expect(subscriber.subscription_billing_scheduled_on).toBe('2026-04-03');
+    h.wall.ms = Date.parse('2026-04-03T00:00:01Z');
+    const after = await getSubscriber(box, template.id, subscriber.id);
+    expect(after.number_of_billing_cycles_passed).toBe(3);
+    expect(after.subscription_billing_scheduled_on).toBe('2026-05-03');
+    expect((await generated(box, template.id)).map((p) => p.issued)).toEqual(['2026-04-03']);
+    h.wall.ms = Date.parse('2026-01-30T12:00:00Z');
+  });
+});
+
+describe('due_strict', () => {
+  it('"the checkout page refuses payment after due" when due_strict, and accepts it otherwise', async () => {
+    const box = await sandboxAt(h, '2026-12-30T10:00:00Z');
+    const client = await makeClient(box);
+    const due = Date.parse('2027-01-01T00:00:00Z') / 1000;
+    const strict = await createPurchase(box, client.id, { due, purchase: { currency: 'EUR', due_strict: true, products: [{ name: 'A', price: 100 }] } });
+    const lenient = await createPurchase(box, client.id, { due });
+    await advance(box, { to: '2027-01-02T00:00:00Z' });
+    const refused = await box.req('POST', `/sim/v1/purchases/${strict.id}/pay`, {});
+    expect(refused.status).toBe(400);
+    expect(Object.keys(refused.body as object)).toEqual(['__all__']);
+    expect((await payPurchase(box, lenient.id)).status).toBe('paid');
+  });
+});
+
+describe('persistence of the schedule', () => {
+  it('a sandbox saved to JSON and loaded again bills on the same dates', () => {
+    const wall = { now: () => Date.parse('2026-01-25T12:00:00Z') };
+    const ids = createIds(11);
+    const sandbox = createSandbox({ nowMs: wall.now(), frozen: true, fixtures: false, seed: 1 }, wall, ids);
+    const ctx = { clock: sandboxClock(sandbox.clock, wall), ids };
+    const template = createTemplate(subscriptionBody(sandbox.brands[0]!.id, { subscription_charge_period_end: true }), { brandIds: sandbox.brands.map((b) => b.id), companyId: sandbox.companyId }, ctx);
+    sandbox.templates.set(template.id, template);
+    const client = writeClient('create', undefined, { email: 'persist@example.com' }, ctx);
+    sandbox.clients.set(client.id, client);
+    addSubscriber(sandbox, template, { client_id: client.id, subscription_deduction_date: '2026-01-31', mandate_expiry_date: '2027-01-01' }, ctx);
+
+    const restored = fromSnapshot(JSON.parse(JSON.stringify(toSnapshot(sandbox))));
+    advanceSandbox(restored, { to: '2026-04-01T00:00:00Z' }, wall, ids);
+    const issued = [...restored.purchases.values()].map((p) => p.issued);
+    // Charged at period end from a January 31 launch: the end of February, then March 31.
+    expect(issued).toEqual(['2026-02-28', '2026-03-31']);
+  });
+});
