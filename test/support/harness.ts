@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from '../../src/http/app.ts';
 import { createIds } from '../../src/engine/ids.ts';
 import { MemoryStore } from '../../src/store/store.ts';
-import { assertDocumented, type SeenResponse } from './document.ts';
+import { assertDocumented, type SeenResponse } from '../../contract-tests/lib/document.ts';
 
 export interface Call extends SeenResponse {
   text: string;

@@ -1,0 +1,115 @@
+// The suite's HTTP client. Every response is checked against openapi.yaml before the check sees
+// it, and the exchanges of the running check are kept so that a failure prints what was sent and
+// what came back. Paths are relative to the API base (`/clients/`) or to `/sim/v1` (`/clock`).
+
+import { documentViolations } from './document.ts';
+import type { TargetConfig } from './config.ts';
+
+export interface Exchange {
+  method: string;
+  url: string;
+  requestBody?: unknown;
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+  text: string;
+}
+
+export interface Reply {
+  status: number;
+  headers: Record<string, string>;
+  body: any;
+  text: string;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** A raw body, sent as is with `content-type` from `headers`. */
+  raw?: string;
+  /** `null`: no Authorization header; a string: that token instead of the client's. */
+  token?: string | null;
+  headers?: Record<string, string>;
+}
+
+/** The exchanges of the check that is running (checks within a file run one after another). */
+export const exchanges: Exchange[] = [];
+
+export class DocumentViolation extends Error {
+  override name = 'DocumentViolation';
+}
+
+export class ApiClient {
+  constructor(
+    private readonly target: TargetConfig,
+    readonly token: string,
+    /** `api`: paths under the API base URL; `sim`: under `${origin}/sim/v1`. */
+    private readonly area: 'api' | 'sim' = 'api',
+  ) {}
+
+  /** The same account, other area: `api.sim` addresses the simulator control API. */
+  get sim(): ApiClient {
+    return new ApiClient(this.target, this.token, 'sim');
+  }
+
+  withToken(token: string): ApiClient {
+    return new ApiClient(this.target, token, this.area);
+  }
+
+  /** The API area of the same account (from `api.sim`). */
+  get api(): ApiClient {
+    return new ApiClient(this.target, this.token, 'api');
+  }
+
+  private locate(path: string): { url: string; documentPath: string } {
+    if (this.area === 'sim') return { url: `${this.target.origin}/sim/v1${path}`, documentPath: `/sim/v1${path}` };
+    // The document writes API paths under /api/v1; the target may serve them under any base path.
+    return { url: `${this.target.baseUrl}${path}`, documentPath: `/api/v1${path}` };
+  }
+
+  async request(method: string, path: string, options: RequestOptions = {}): Promise<Reply> {
+    const { url, documentPath } = this.locate(path);
+    const headers: Record<string, string> = { ...options.headers };
+    const token = options.token === undefined ? this.token : options.token;
+    if (token !== null) headers.authorization = `Bearer ${token}`;
+    let body = options.raw;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await fetch(url, { method, headers, body });
+    const text = await response.text();
+    const responseHeaders = Object.fromEntries(response.headers.entries());
+    let parsed: unknown = undefined;
+    if (text && (responseHeaders['content-type'] ?? '').includes('json')) {
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = text;
+      }
+    }
+    exchanges.push({ method, url, requestBody: options.body ?? options.raw, status: response.status, headers: responseHeaders, body: parsed, text });
+    const problems = await documentViolations(method, documentPath, { status: response.status, headers: responseHeaders, body: parsed });
+    if (problems.length) {
+      throw new DocumentViolation(`the response does not match openapi.yaml (${method} ${documentPath} → ${response.status}):\n  ${problems.join('\n  ')}`);
+    }
+    return { status: response.status, headers: responseHeaders, body: parsed, text };
+  }
+
+  get = (path: string, options?: RequestOptions) => this.request('GET', path, options);
+  post = (path: string, body?: unknown, options?: RequestOptions) => this.request('POST', path, { ...options, body });
+  put = (path: string, body?: unknown, options?: RequestOptions) => this.request('PUT', path, { ...options, body });
+  patch = (path: string, body?: unknown, options?: RequestOptions) => this.request('PATCH', path, { ...options, body });
+  delete = (path: string, options?: RequestOptions) => this.request('DELETE', path, options);
+}
+
+/** An exchange as printed under a failed check: request line and body, status and body, truncated. */
+export function describeExchange(exchange: Exchange): string {
+  const cut = (value: unknown) => {
+    const text = typeof value === 'string' ? value : JSON.stringify(value);
+    return text === undefined ? '' : text.length > 1500 ? `${text.slice(0, 1500)}…` : text;
+  };
+  return [
+    `  → ${exchange.method} ${exchange.url}${exchange.requestBody === undefined ? '' : `\n    ${cut(exchange.requestBody)}`}`,
+    `  ← ${exchange.status}${exchange.text ? `\n    ${cut(exchange.body ?? exchange.text)}` : ''}`,
+  ].join('\n');
+}

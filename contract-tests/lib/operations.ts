@@ -1,0 +1,46 @@
+// The operations of openapi.yaml as data, for checks derived from the document itself:
+// authentication on every operation, schema bounds on every request body.
+
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { SPEC_PATH } from './document.ts';
+
+export interface DocumentOperation {
+  operationId: string;
+  method: string;
+  /** As written in the document, e.g. /api/v1/clients/{id}/. */
+  path: string;
+  secured: boolean;
+  area: 'api' | 'sim' | 'other';
+  /** The path relative to its area's base (`/clients/{id}/`, `/clock`). */
+  relativePath: string;
+}
+
+type Node = Record<string, any>;
+
+export const document: Node = parse(readFileSync(SPEC_PATH, 'utf8'));
+
+export const operations: DocumentOperation[] = Object.entries(document.paths as Node).flatMap(([path, item]) =>
+  ['get', 'put', 'post', 'delete', 'patch']
+    .filter((method) => (item as Node)[method])
+    .map((method) => {
+      const operation = (item as Node)[method] as Node;
+      const area = path.startsWith('/api/v1/') ? 'api' : path.startsWith('/sim/v1/') ? 'sim' : 'other';
+      return {
+        operationId: operation.operationId as string,
+        method: method.toUpperCase(),
+        path,
+        secured: (operation.security ?? document.security ?? []).length > 0,
+        area,
+        relativePath: area === 'other' ? path : path.slice('/api/v1'.length),
+      } as DocumentOperation;
+    }),
+);
+
+/** A component schema with its `$ref`s and `allOf`s resolved one level at a time, by name. */
+export function schema(name: string): Node {
+  return document.components.schemas[name] as Node;
+}
+
+/** Replaces every `{param}` of a path with the given id. */
+export const fillPath = (path: string, id: string): string => path.replace(/\{[^}]+\}/g, id);
