@@ -11,6 +11,8 @@ import { clockAt, sandboxNow } from './clock.ts';
 import { noneProcessed, type Processed } from './payments.ts';
 import { popDue } from './queue.ts';
 
+const MAX_ADVANCE_MS = 100 * 366 * 86_400_000;
+
 export function runUntil(sandbox: Sandbox, targetMs: number, ids: Ids): Processed {
   const processed = noneProcessed();
   let at = 0;
@@ -39,9 +41,10 @@ function durationFrom(now: number, by: string): number {
 export function advance(sandbox: Sandbox, input: { to?: string; by?: string }, wall: Clock, ids: Ids): Processed {
   const now = sandboxNow(sandbox.clock, wall);
   const target = input.to !== undefined ? Date.parse(input.to) : durationFrom(now, input.by!);
-  if (target < now) {
-    throw fieldError(input.to !== undefined ? 'to' : 'by', errors.minValue(`the sandbox's current time, ${new Date(now).toISOString()}`));
-  }
+  const field = input.to !== undefined ? 'to' : 'by';
+  if (target < now) throw fieldError(field, errors.minValue(`the sandbox's current time, ${new Date(now).toISOString()}`));
+  // One call runs every billing in between; a century of them is already millions for a busy sandbox.
+  if (target - now > MAX_ADVANCE_MS) throw fieldError(field, errors.maxValue('100 years from the sandbox\'s current time'));
   const processed = runUntil(sandbox, target, ids);
   sandbox.clock = clockAt(target, sandbox.clock.frozen, wall);
   return processed;

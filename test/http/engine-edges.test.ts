@@ -72,3 +72,16 @@ describe('persistence of the schedule', () => {
     expect(issued).toEqual(['2026-02-28', '2026-03-31']);
   });
 });
+
+describe('advance bounds', () => {
+  it('into the past → 400 naming `to`; more than 100 years in one call → 400 naming `by`; the clock stays', async () => {
+    const box = await sandboxAt(h, '2028-02-29T12:00:00Z');
+    const past = await box.req('POST', '/sim/v1/clock/advance', { to: '2028-02-28T23:59:59Z' });
+    expect(past.status).toBe(400);
+    expect((past.body as Record<string, { code: string }[]>).to?.[0]?.code).toBe('min_value');
+    const century = await box.req('POST', '/sim/v1/clock/advance', { by: 'P101Y' });
+    expect(century.status).toBe(400);
+    expect((century.body as Record<string, { code: string }[]>).by?.[0]?.code).toBe('max_value');
+    expect((await box.req('GET', '/sim/v1/clock')).body).toEqual({ now: '2028-02-29T12:00:00.000Z', frozen: true });
+  });
+});
