@@ -30,3 +30,17 @@ console.log(
   `2× subscribers → ${(large.ms! / small.ms!).toFixed(2)}× time (linear would be 2.00×), ` +
     `${((large.peakRssMb! - large.rssBeforeMb!) / (small.peakRssMb! - small.rssBeforeMb!)).toFixed(2)}× memory growth`,
 );
+
+console.log('\nthroughput: autocannon, 10 connections, 4 s per case; the simulator beside prism mock on the same openapi.yaml');
+const throughput = run('throughput.ts', ['4']) as unknown as { startupMs: [number, number]; cases: Record<string, [number, number]> };
+console.table(
+  Object.entries(throughput.cases).map(([request, [simulator, prism]]) => ({
+    request,
+    'simulator req/s': simulator,
+    'prism mock req/s': prism,
+    'simulator / prism': (simulator / prism).toFixed(2),
+  })),
+);
+console.log(
+  `start-up to the first answered request (in-process): simulator ${throughput.startupMs[0]} ms, prism ${throughput.startupMs[1]} ms`,
+);
