@@ -9,8 +9,21 @@ import { ALL, ApiError, errors } from '../domain/errors.ts';
 export const DEFAULT_SECRET = 'billing-sim-local-development-secret';
 const ISSUER = 'billing-sim';
 
+/** Tokens already verified: their subject and expiry. A client sends the same token on every request. */
+interface Verified {
+  sub: string;
+  exp?: number;
+}
+
+const CACHE_BOUND = 10_000;
+
 export class TokenService {
   private readonly key: Uint8Array;
+  /**
+   * jose verifies through WebCrypto, importing the key each time: most of the cost of a small GET.
+   * A token verified once is remembered (its expiry is still checked on every use).
+   */
+  private readonly verified = new Map<string, Verified>();
 
   constructor(
     secret: string,
@@ -29,13 +42,18 @@ export class TokenService {
     if (!header) throw unauthorized(errors.notAuthenticated());
     const match = /^Bearer\s+(\S+)$/i.exec(header.trim());
     if (!match) throw unauthorized(errors.authenticationFailed('Use the header "Authorization: Bearer <token>".'));
+    const token = match[1]!;
+    const known = this.verified.get(token);
+    if (known && (known.exp === undefined || known.exp * 1000 > this.wall.now())) return known.sub;
     try {
-      const { payload } = await jwtVerify(match[1]!, this.key, {
+      const { payload } = await jwtVerify(token, this.key, {
         algorithms: ['HS256'],
         issuer: ISSUER,
         currentDate: new Date(this.wall.now()),
       });
       if (typeof payload.sub !== 'string') throw new Error('no subject');
+      if (this.verified.size >= CACHE_BOUND) this.verified.clear();
+      this.verified.set(token, { sub: payload.sub, exp: payload.exp });
       return payload.sub;
     } catch (error) {
       const why =
