@@ -47,9 +47,18 @@ describe('authentication', () => {
     expect(basic.status).toBe(401);
   });
 
-  it('a token that expires later is accepted', async () => {
+  it('a token that expires later is accepted, and refused once it has expired', async () => {
     const token = await sign({ sub: h.sandboxId, exp: Math.floor(h.wall.ms / 1000) + 3600 });
     expect((await h.request('GET', '/api/v1/clients/', { token })).status).toBe(200);
+    const saved = h.wall.ms;
+    h.wall.ms += 3601_000;
+    try {
+      const expired = await h.request('GET', '/api/v1/clients/', { token });
+      expect(expired.status).toBe(401);
+      expect(codeOf(expired.body)).toBe('authentication_failed');
+    } finally {
+      h.wall.ms = saved;
+    }
   });
 
   it('authentication comes before validation: a bad body without a token is a 401', async () => {
