@@ -30,13 +30,16 @@ function describe(error: ErrorObject): [string, ErrorDetail] | undefined {
     case 'unevaluatedProperties':
       return [dotted(error.instancePath, params.unevaluatedProperty as string), errors.unknownField()];
     case 'type':
-      return at(error.data === null ? errors.null() : errors.invalid(`Expected ${String(params.type).replace(',', ' or ')}.`));
+      // A null field "may not be null"; a null body is simply not the object the operation takes.
+      return at(error.data === null && error.instancePath !== '' ? errors.null() : errors.invalid(`Expected ${String(params.type).replace(',', ' or ')}.`));
     case 'minimum':
+      return at(errors.minValue(params.limit as number));
     case 'exclusiveMinimum':
-      return at(error.keyword === 'minimum' ? errors.minValue(params.limit as number) : errors.minValue(`more than ${params.limit}`));
+      return at(errors.greaterThan(params.limit as number));
     case 'maximum':
+      return at(errors.maxValue(params.limit as number));
     case 'exclusiveMaximum':
-      return at(error.keyword === 'maximum' ? errors.maxValue(params.limit as number) : errors.maxValue(`less than ${params.limit}`));
+      return at(errors.lessThan(params.limit as number));
     case 'minLength':
       return at(errors.minLength(params.limit as number));
     case 'maxLength':

@@ -81,8 +81,9 @@ function writeTemplate(
 
   rejectChanges(errs, input, stored ?? {}, TEMPLATE_SERVER_FIELDS, 'set by the server');
   rejectChanges(errs, input, current, ['is_subscription'], 'is_subscription cannot be changed when editing');
-  const readOnly = conditionallyReadOnly(isSubscription, launched);
-  rejectChanges(errs, input, current, readOnly.fields, readOnly.reason);
+  const groups = readOnlyGroups(isSubscription, launched);
+  for (const group of groups) rejectChanges(errs, input, current, group.fields, group.reason);
+  const readOnly = groups.flatMap((group) => group.fields);
   const required = requiredFields(isSubscription, launched);
   if (mode === 'patch') rejectNulls(errs, input, required);
   else requireFields(errs, input, required);
@@ -95,8 +96,8 @@ function writeTemplate(
     DEFAULTS as Writable,
     stored,
     input,
-    WRITABLE.filter((field) => !readOnly.fields.includes(field)),
-    readOnly.fields as (keyof Writable & string)[],
+    WRITABLE.filter((field) => !readOnly.includes(field)),
+    readOnly as (keyof Writable & string)[],
   );
   const purchase =
     'purchase' in input
@@ -123,17 +124,12 @@ function writeTemplate(
  * Spec: invoice fields are read-only on a subscription template, subscription_* fields on a
  * one-time one; rule 3: "Once any client is activated … these four fields are read-only."
  */
-function conditionallyReadOnly(isSubscription: boolean, launched: boolean): { fields: string[]; reason: string } {
+function readOnlyGroups(isSubscription: boolean, launched: boolean): { fields: readonly string[]; reason: string }[] {
   if (!isSubscription) {
-    return { fields: [...SUBSCRIPTION_FIELDS], reason: 'subscription fields do not apply when is_subscription is false' };
+    return [{ fields: SUBSCRIPTION_FIELDS, reason: 'subscription fields do not apply when is_subscription is false' }];
   }
-  if (launched) {
-    return {
-      fields: [...INVOICE_FIELDS, ...CYCLE_FIELDS],
-      reason: 'invoice fields do not apply when is_subscription is true, and the cycle is fixed once a subscriber has been launched',
-    };
-  }
-  return { fields: [...INVOICE_FIELDS], reason: 'invoice fields do not apply when is_subscription is true' };
+  const invoice = { fields: INVOICE_FIELDS, reason: 'invoice fields do not apply when is_subscription is true' };
+  return launched ? [invoice, { fields: CYCLE_FIELDS, reason: 'the billing cycle is fixed once a subscriber has been launched' }] : [invoice];
 }
 
 /**

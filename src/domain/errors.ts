@@ -58,6 +58,8 @@ export const errors = {
     message: `Ensure this value is greater than or equal to ${limit}.`,
     code: 'min_value',
   }),
+  greaterThan: (limit: number): ErrorDetail => ({ message: `Ensure this value is greater than ${limit}.`, code: 'min_value' }),
+  lessThan: (limit: number): ErrorDetail => ({ message: `Ensure this value is less than ${limit}.`, code: 'max_value' }),
   maxValue: (limit: number | string): ErrorDetail => ({
     message: `Ensure this value is less than or equal to ${limit}.`,
     code: 'max_value',

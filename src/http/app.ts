@@ -54,7 +54,9 @@ export function createApp(deps: AppDeps): App {
     }),
   );
   app.use(requireJson);
-  app.use(express.json({ limit: MAX_BODY, type: ['application/json', 'application/*+json'] }));
+  // Not strict: any JSON value parses, so `42` or `null` where an object belongs is a schema error
+  // naming what was expected, not a "parse error" on valid JSON.
+  app.use(express.json({ limit: MAX_BODY, strict: false, type: ['application/json', 'application/*+json'] }));
   app.use(dispatcher({ routes, publicHandlers, sandboxHandlers }, services));
   app.use(notFoundHandler);
   app.use(errorHandler(deps.logError ?? ((line) => console.error(line))));
