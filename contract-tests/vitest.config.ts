@@ -15,6 +15,10 @@ export default defineConfig({
     globalSetup: ['./global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // Check files share each worker's modules: Prism's document and validators are loaded once per
+    // worker instead of once per file (31 s → 13 s for the whole suite). Checks keep no module state
+    // between them but the exchange log, which each check resets.
+    isolate: false,
     // JUnit XML: one testcase per check, its name starting with the check's id.
     reporters: ['default', new SummaryReporter(), ...(junit ? [['junit', { outputFile: junit, suiteName: 'contract' } satisfies Partial<JUnitOptions>] as ['junit', Partial<JUnitOptions>]] : [])],
   },
