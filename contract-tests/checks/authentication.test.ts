@@ -5,8 +5,8 @@ import { describe, expect } from 'vitest';
 import { check } from '../lib/check.ts';
 import { ApiClient } from '../lib/client.ts';
 import { fillPath, operations } from '../lib/operations.ts';
+import { UNKNOWN_ID } from '../lib/primitives.ts';
 
-const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 const FORGED = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJmb3JnZWQifQ.c2lnbmF0dXJlLW9mLW5vYm9keQ';
 
 const area = (api: ApiClient, which: string) => (which === 'sim' ? api.sim : api);

@@ -1,0 +1,237 @@
+// What every check file shares: constants, dates, the account's brand and payment methods, valid
+// request bodies and the assertions on replies. The builders that create objects over HTTP and
+// run scenarios are in scenario.ts.
+//
+// The brand: the API has no brand endpoint, so the brand_id every template and purchase needs is
+// taken from an existing billing template (or, failing that, purchase) of the account. The
+// simulator's sandboxes that the suite uses are created with fixtures, so one exists; a real
+// account needs at least one template or purchase before the suite runs, or the checks that need
+// the brand fail naming that missing precondition. A sandbox made by scenario.ts's `sandbox()`
+// returns its brand_id when it is created.
+//
+// Dates are "YYYY-MM-DD" days; instants are Unix seconds. "Today" and "now" of an account are its
+// clock's: the simulator's sandbox clock when the target has one (GET /sim/v1/clock), the wall
+// clock otherwise.
+
+import { expect } from 'vitest';
+import type { CheckContext } from './check.ts';
+import type { ApiClient, Reply } from './client.ts';
+
+type Node = Record<string, any>;
+type Ctx = Pick<CheckContext, 'api' | 'target'>;
+
+/** A well-formed UUID v4 that names nothing. */
+export const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
+export const DAY = 86_400;
+
+// ------------------------------------------------------------------------------------ dates
+
+/** Unix seconds of an ISO instant: `at('2026-02-06T00:00:00Z')`. */
+export function at(iso: string): number {
+  const ms = Date.parse(iso);
+  if (Number.isNaN(ms)) throw new Error(`bad instant ${iso}`);
+  return ms / 1000;
+}
+
+/** A calendar day `days` after `date` ("YYYY-MM-DD"). */
+export function addDays(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY * 1000).toISOString().slice(0, 10);
+}
+
+/** The calendar day (YYYY-MM-DD) of a Unix-seconds instant in an IANA time zone. */
+export function dayIn(seconds: number, timeZone = 'UTC'): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(seconds * 1000));
+}
+
+/** A UTC day `days` from the wall clock: far enough ahead, dates valid on a target without a clock. */
+export const wallDay = (days: number): string => addDays(new Date().toISOString().slice(0, 10), days);
+
+/** A deduction date far enough ahead for any target's "today plus 4 days". */
+export const later = (): string => wallDay(30);
+
+/** An instant `days` from the wall clock, in Unix seconds. */
+export const wallInstant = (days: number): number => Math.floor(Date.now() / 1000) + Math.round(days * DAY);
+
+/** The account's current instant in Unix seconds. */
+export async function nowSeconds({ api, target }: Ctx): Promise<number> {
+  if (target.capabilities.clock) {
+    const res = await api.sim.get('/clock');
+    if (res.status === 200) return Math.floor(Date.parse(res.body.now) / 1000);
+  }
+  return Math.floor(Date.now() / 1000);
+}
+
+/** The account's today (YYYY-MM-DD) in a time zone. */
+export async function today(ctx: Ctx, timeZone = 'UTC'): Promise<string> {
+  return dayIn(await nowSeconds(ctx), timeZone);
+}
+
+/** A due instant 30 days after the account's now. */
+export async function futureDue(ctx: Ctx): Promise<number> {
+  return (await nowSeconds(ctx)) + 30 * DAY;
+}
+
+/** A value no other object of the run carries: lower-case letters and digits. */
+export function unique(prefix = 'ct'): string {
+  return `${prefix}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
+}
+
+// ------------------------------------------------------------------------- account facts
+
+const brands = new Map<string, Promise<string>>();
+
+/** The account's brand_id, read from one of its billing templates or purchases (see the file comment). */
+export function brandId(api: ApiClient): Promise<string> {
+  let found = brands.get(api.token);
+  if (!found) {
+    found = (async () => {
+      const answers: string[] = [];
+      for (const path of ['/billing_templates/?page_size=1', '/purchases/?page_size=1']) {
+        const res = await api.get(path);
+        const brand = res.status === 200 ? res.body?.results?.[0]?.brand_id : undefined;
+        if (typeof brand === 'string') return brand;
+        answers.push(`GET ${path} answered ${res.status} without one`);
+      }
+      throw new Error(
+        'precondition not met: the account needs at least one billing template or purchase, from which the suite takes the ' +
+          `brand_id (the API has no brand endpoint); ${answers.join('; ')}`,
+      );
+    })();
+    found.catch(() => brands.delete(api.token));
+    brands.set(api.token, found);
+  }
+  return found;
+}
+
+/** The names GET /payment_methods/ offers (spec: "Payment method names as returned by GET /payment_methods/"). */
+export async function paymentMethods(api: ApiClient): Promise<string[]> {
+  return (expectStatus(await api.get('/payment_methods/'), 200, 'GET /payment_methods/') as { available_payment_methods: string[] }).available_payment_methods;
+}
+
+// ------------------------------------------------------------------------------------ bodies
+
+/** A ClientCreate body with a unique e-mail address. */
+export function clientBody(overrides: Node = {}): Node {
+  return { email: `${unique('client')}@example.com`, full_name: 'Contract Check', ...overrides };
+}
+
+/** A PurchaseDetails object: one product (EUR 29.00 unless overridden). */
+export function purchaseDetails(overrides: Node = {}): Node {
+  return { currency: 'EUR', products: [{ name: 'Pro plan', price: 2900 }], ...overrides };
+}
+
+/**
+ * A monthly subscription template (is_subscription true) with the four cycle fields and the due
+ * period: UTC, due 7 days, charged at the start of each month, no trial, so a new subscriber is
+ * pending.
+ */
+export function monthlyTemplate(brand: string, overrides: Node = {}): Node {
+  return {
+    brand_id: brand,
+    title: 'Contract check, monthly',
+    is_subscription: true,
+    purchase: purchaseDetails(),
+    subscription_period: 1,
+    subscription_period_units: 'months',
+    subscription_due_period: 7,
+    subscription_due_period_units: 'days',
+    subscription_charge_period_end: false,
+    subscription_trial_periods: 0,
+    ...overrides,
+  };
+}
+
+/** Charged at period end: add_subscriber makes the subscriber active at once. */
+export const ACTIVE_AT_ONCE = { subscription_charge_period_end: true };
+
+/** A one-time template (is_subscription false); `due` is an integer Unix-seconds instant. */
+export function oneTimeTemplate(brand: string, due: number, overrides: Node = {}): Node {
+  return {
+    brand_id: brand,
+    title: 'Contract check, one-time',
+    is_subscription: false,
+    due,
+    purchase: purchaseDetails(),
+    ...overrides,
+  };
+}
+
+/** An add_subscriber body; the mandate expires 2 years after the deduction date unless overridden. */
+export function subscriberBody(clientId: string, deductionDate: string, overrides: Node = {}): Node {
+  return {
+    client_id: clientId,
+    subscription_deduction_date: deductionDate,
+    mandate_expiry_date: addDays(deductionDate, 730),
+    ...overrides,
+  };
+}
+
+/** A purchase body for POST /purchases/ (EUR 12.00, no due date). */
+export function purchaseBody(brand: string, clientId: string, overrides: Node = {}): Node {
+  return {
+    brand_id: brand,
+    client_id: clientId,
+    purchase: purchaseDetails({ products: [{ name: 'Consulting hour', price: 1200 }] }),
+    ...overrides,
+  };
+}
+
+// -------------------------------------------------------------------------------- assertions
+
+export const is2xx = (reply: Reply) => reply.status >= 200 && reply.status <= 299;
+
+/** The reply has this status (the request, status and body are printed otherwise); returns the body. */
+export function expectStatus(reply: Reply, status: number, what: string): any {
+  expect(reply.status, `${what}: ${reply.text.slice(0, 800)}`).toBe(status);
+  return reply.body;
+}
+
+/** A successful reply (any 2xx: the spec shows no success status for most operations); returns the body. */
+export function expectSuccess(reply: Reply, what = 'the request'): any {
+  expect(is2xx(reply), `${what} must succeed (2xx); got ${reply.status}: ${reply.text.slice(0, 800)}`).toBe(true);
+  return reply.body;
+}
+
+/** A rejected request (any 4xx: the spec shows no error format). */
+export function expectRejected(reply: Reply, what = 'the request'): void {
+  expect(reply.status >= 400 && reply.status < 500, `${what} must be rejected with a 4xx status; got ${reply.status}: ${reply.text.slice(0, 800)}`).toBe(true);
+}
+
+/**
+ * DESIGN.md §3 Errors: `status` (400 unless given), and the body lists `code` among the errors of
+ * the field path `field`. With `alone`, the body names that field and no other.
+ */
+export function expectError(reply: Reply, field: string, code: string, { status = 400, alone = false }: { status?: number; alone?: boolean } = {}): void {
+  expect(reply.status, `status (DESIGN.md §3: ${status}): ${reply.text.slice(0, 800)}`).toBe(status);
+  const errors = (reply.body ?? {}) as Record<string, Array<{ code: string }>>;
+  if (alone) expect(Object.keys(errors), `the error body must name the field "${field}" and only it`).toEqual([field]);
+  else expect(Object.keys(errors), `the error body must name the field "${field}"`).toContain(field);
+  expect(
+    errors[field]!.map((e) => e.code),
+    `the errors of "${field}" must include the code "${code}"`,
+  ).toContain(code);
+}
+
+/** An absolute http(s) URL (spec: "The caller redirects the client to purchase.checkout_url to pay"). */
+export function expectAbsoluteUrl(url: unknown): void {
+  expect(typeof url).toBe('string');
+  expect(new URL(url as string).protocol).toMatch(/^https?:$/);
+}
+
+/**
+ * Nothing with this marker was created: the newest objects of a collection (a created object would
+ * be among them, lists being newest first) carry no `marker` at the dotted `path`.
+ */
+export async function expectNotListed(api: ApiClient, collection: string, path: string, marker: string): Promise<void> {
+  const res = await api.get(`${collection}?page_size=25`);
+  expect(res.status, `GET ${collection}`).toBe(200);
+  const hits = (res.body.results as Node[]).filter((item) => JSON.stringify(getPath(item, path.split('.'))).includes(marker));
+  expect(hits.map((h) => h.id), `a rejected request must create nothing, yet ${collection} lists an object with its ${path}`).toEqual([]);
+}
+
+/** The value at a path of keys (array indexes as strings), or undefined. */
+export function getPath(value: unknown, path: string[]): any {
+  let node: any = value;
+  for (const key of path) node = node == null ? undefined : node[key];
+  return node;
+}

@@ -1,0 +1,357 @@
+// Builders for the contract checks: an account to work in (the main account, or a simulator sandbox
+// frozen at a chosen instant), clients, templates, subscribers, purchases, simulated payments,
+// saved tokens and clock advances, all over HTTP, on the bodies of primitives.ts. Each builder
+// asserts the status it needs, so a check fails at the step that broke. Dates are "YYYY-MM-DD" days
+// in the template's time zone; instants are Unix seconds (`at()`).
+//
+// Where a builder needs the brand: the main account's is looked up (primitives.ts, `brandId`); a
+// sandbox made here returns its brand_id when it is created. The builders that create clients,
+// templates and subscribers also take the main account's ApiClient in place of an Account.
+//
+// A rule whose rejection the spec states ("rejected, nothing changed") and whose error body only
+// DESIGN.md fixes is checked twice by `refusal()`: a normative check (any 4xx, and the state is
+// unchanged) and an informative one (400 naming the field and code of DESIGN.md §3, Errors).
+
+import { expect } from 'vitest';
+import { check, target, type CheckContext, type CheckSpec } from './check.ts';
+import { ApiClient, type Reply } from './client.ts';
+import {
+  brandId,
+  clientBody,
+  expectError,
+  expectRejected,
+  expectStatus,
+  expectSuccess,
+  monthlyTemplate,
+  oneTimeTemplate,
+  purchaseBody,
+} from './primitives.ts';
+
+// ------------------------------------------------------------------ records as the checks read them
+
+export interface List<T> {
+  results: T[];
+  next: string | null;
+  previous: string | null;
+}
+
+export interface Client {
+  id: string;
+  email: string;
+  created_on: number;
+  updated_on: number;
+  [field: string]: unknown;
+}
+
+export interface PurchaseDetails {
+  products: Record<string, unknown>[];
+  currency: string;
+  total: number;
+  timezone: string;
+  [field: string]: unknown;
+}
+
+export interface Template {
+  id: string;
+  brand_id: string;
+  is_subscription: boolean;
+  purchase: PurchaseDetails;
+  due: number | null;
+  skip_capture: boolean;
+  send_receipt: boolean;
+  subscription_paused: boolean;
+  subscription_has_active_clients: boolean;
+  [field: string]: unknown;
+}
+
+export interface Subscriber {
+  id: string;
+  billing_template_id: string;
+  client_id: string;
+  status: string;
+  send_receipt: boolean;
+  send_invoice_on_charge_failure: boolean;
+  subscription_deduction_date: string;
+  mandate_expiry_date: string;
+  subscription_first_deduction_date: string | null;
+  subscription_first_deduction_amount: number | null;
+  payment_method_whitelist: string[] | null;
+  default_service_type: string;
+  subscription_billing_scheduled_on: string | null;
+  number_of_billing_cycles_passed: number;
+  [field: string]: unknown;
+}
+
+export interface Purchase {
+  id: string;
+  client_id: string;
+  billing_template_id: string | null;
+  issued: string | null;
+  due: number | null;
+  status: string;
+  status_history: { status: string; timestamp: number }[];
+  skip_capture: boolean;
+  send_receipt: boolean;
+  force_recurring: boolean;
+  is_recurring_token: boolean;
+  payment_method_whitelist: string[] | null;
+  checkout_url: string;
+  service_type: string | null;
+  recurring_token: string | null;
+  payment: { amount: number; currency: string; payment_method: string; paid_on: number } | null;
+  purchase: PurchaseDetails;
+  [field: string]: unknown;
+}
+
+export interface Token {
+  id: string;
+  client_id: string;
+  payment_method: string;
+  description: string;
+  service_type: string | null;
+  [field: string]: unknown;
+}
+
+export interface Email {
+  id: string;
+  kind: 'invoice' | 'receipt';
+  to: string;
+  purchase_id: string;
+  sent_on: number;
+}
+
+export type Errors = Record<string, { message: string; code: string }[]>;
+
+// --------------------------------------------------------------------------------- accounts
+
+/** Where a check works: an API client and the brand its templates and purchases belong to. */
+export interface Account {
+  api: ApiClient;
+  brandId: string;
+}
+
+/** The main account (`api` of the check context), its brand looked up (primitives.ts, `brandId`). */
+export async function mainAccount(api: ApiClient): Promise<Account> {
+  return { api, brandId: await brandId(api) };
+}
+
+/** An Account, or the main account's ApiClient. */
+export type Where = Account | ApiClient;
+
+const accountOf = async (where: Where): Promise<Account> => (where instanceof ApiClient ? mainAccount(where) : where);
+
+/** The main account and a new client of it. */
+export async function mainClient(api: ApiClient) {
+  const account = await mainAccount(api);
+  return { account, client: await makeClient(account) };
+}
+
+/**
+ * A fresh simulator sandbox whose clock is frozen at `now` (like `sandboxAt` of the check context,
+ * plus its brand_id). Only in checks that require 'clock'.
+ */
+export async function sandbox(api: ApiClient, now: string): Promise<Account> {
+  const created = await api.sim.post('/sandboxes', { now, frozen: true }, { token: null });
+  expectStatus(created, 201, 'POST /sim/v1/sandboxes');
+  return { api: api.withToken(created.body.token as string), brandId: created.body.brand_id as string };
+}
+
+// ------------------------------------------------------------------------------------ lists
+
+/** Every item of a list, following `next` (absolute URLs on the API base or under /sim/v1). */
+export async function listAll<T>(client: ApiClient, path: string): Promise<T[]> {
+  const base = new URL(target().baseUrl).pathname.replace(/\/+$/, '');
+  const items: T[] = [];
+  let next: string | null = `${path}${path.includes('?') ? '&' : '?'}page_size=1000`;
+  for (let page = 0; next !== null; page += 1) {
+    if (page > 50) throw new Error(`GET ${path}: more than 50 pages`);
+    const list = expectStatus(await client.get(next), 200, `GET ${next}`) as List<T>;
+    items.push(...list.results);
+    next = null;
+    if (list.next) {
+      const url = new URL(list.next);
+      const relative = url.pathname.startsWith('/sim/v1/') ? url.pathname.slice('/sim/v1'.length) : url.pathname.slice(base.length);
+      next = `${relative}${url.search}`;
+    }
+  }
+  return items;
+}
+
+// ---------------------------------------------------------------------------------- clients
+
+export async function makeClient(where: Where, overrides: Record<string, unknown> = {}): Promise<Client> {
+  const api = where instanceof ApiClient ? where : where.api;
+  return expectSuccess(await api.post('/clients/', clientBody(overrides)), 'create client') as Client;
+}
+
+export async function getClient(account: Account, id: string): Promise<Client> {
+  return expectStatus(await account.api.get(`/clients/${id}/`), 200, 'get client') as Client;
+}
+
+// -------------------------------------------------------------------------------- templates
+
+/** A monthly subscription template (primitives.ts, `monthlyTemplate`). */
+export async function makeTemplate(where: Where, overrides: Record<string, unknown> = {}): Promise<Template> {
+  const account = await accountOf(where);
+  return expectSuccess(await account.api.post('/billing_templates/', monthlyTemplate(account.brandId, overrides)), 'create subscription template') as Template;
+}
+
+/** A one-time template; `due` is an instant (2100-01-01 unless overridden). */
+export async function makeOneTimeTemplate(where: Where, overrides: Record<string, unknown> = {}): Promise<Template> {
+  const account = await accountOf(where);
+  return expectSuccess(await account.api.post('/billing_templates/', oneTimeTemplate(account.brandId, 4_102_444_800, overrides)), 'create one-time template') as Template;
+}
+
+export async function getTemplate(account: Account, id: string): Promise<Template> {
+  return expectStatus(await account.api.get(`/billing_templates/${id}/`), 200, 'get template') as Template;
+}
+
+export const patchTemplate = (account: Account, id: string, body: Record<string, unknown>) =>
+  account.api.patch(`/billing_templates/${id}/`, body);
+
+/** POST /billing_templates/{id}/send_invoice/ (a one-time template's invoice to one client). */
+export const sendInvoice = (account: Account, templateId: string, body: Record<string, unknown>) =>
+  account.api.post(`/billing_templates/${templateId}/send_invoice/`, body);
+
+// ------------------------------------------------------------------------------ subscribers
+
+export const addSubscriber = (account: Account, templateId: string, body: Record<string, unknown>) =>
+  account.api.post(`/billing_templates/${templateId}/add_subscriber/`, body);
+
+/** add_subscriber that must succeed. */
+export async function subscribe(where: Where, templateId: string, body: Record<string, unknown>) {
+  const created = expectSuccess(await addSubscriber(await accountOf(where), templateId, body), 'add_subscriber') as {
+    billing_template_client: Subscriber;
+    purchase: Purchase | null;
+  };
+  return { subscriber: created.billing_template_client, purchase: created.purchase };
+}
+
+export async function getSubscriber(account: Account, templateId: string, id: string): Promise<Subscriber> {
+  return expectStatus(await account.api.get(`/billing_templates/${templateId}/clients/${id}/`), 200, 'get subscriber') as Subscriber;
+}
+
+export const subscribersOf = (account: Account, templateId: string) =>
+  listAll<Subscriber>(account.api, `/billing_templates/${templateId}/clients/`);
+
+export const patchSubscriber = (account: Account, templateId: string, id: string, body: Record<string, unknown>) =>
+  account.api.patch(`/billing_templates/${templateId}/clients/${id}/`, body);
+
+// -------------------------------------------------------------------------------- purchases
+
+export async function createPurchase(account: Account, clientId: string, overrides: Record<string, unknown> = {}): Promise<Purchase> {
+  return expectSuccess(await account.api.post('/purchases/', purchaseBody(account.brandId, clientId, overrides)), 'create purchase') as Purchase;
+}
+
+export async function getPurchase(account: Account, id: string): Promise<Purchase> {
+  return expectStatus(await account.api.get(`/purchases/${id}/`), 200, 'get purchase') as Purchase;
+}
+
+/** The purchases of one client, oldest first. */
+export async function purchasesOf(account: Account, clientId: string): Promise<Purchase[]> {
+  return (await listAll<Purchase>(account.api, '/purchases/')).filter((p) => p.client_id === clientId).reverse();
+}
+
+/** Purchases generated by a template for one client, oldest first. */
+export async function generated(account: Account, templateId: string, clientId: string): Promise<Purchase[]> {
+  return (await purchasesOf(account, clientId)).filter((p) => p.billing_template_id === templateId);
+}
+
+export const charge = (account: Account, purchaseId: string, token: string) =>
+  account.api.post(`/purchases/${purchaseId}/charge/`, { recurring_token: token });
+
+/** The fields of a force_recurring purchase of `serviceType` due at the instant `due`. */
+export const typed = (serviceType: 'ONEDAY' | 'TWODAY', due: number) => ({ force_recurring: true, service_type: serviceType, due });
+
+// ------------------------------------------------------------------- simulated payment, clock
+
+/** POST /sim/v1/purchases/{id}/pay (the checkout page) that must answer 200. */
+export async function pay(account: Account, id: string, body: Record<string, unknown> = {}): Promise<Purchase> {
+  return expectStatus(await account.api.sim.post(`/purchases/${id}/pay`, body), 200, 'pay') as Purchase;
+}
+
+/** POST /sim/v1/clock/advance to an instant, which must answer 200. */
+export async function advanceTo(account: Account, iso: string): Promise<{ now: string; processed: Record<string, number> }> {
+  return expectStatus(await account.api.sim.post('/clock/advance', { to: iso }), 200, `advance to ${iso}`);
+}
+
+export const outbox = (account: Account) => listAll<Email>(account.api.sim, '/outbox');
+
+/**
+ * Saves a recurring token for `clientId` as a client does: a purchase paid at checkout with the
+ * card saved. With a service type the purchase has force_recurring and is due far ahead, and the
+ * token takes that service type. Returns the token id (= the saving purchase's id).
+ */
+export async function saveToken(
+  account: Account,
+  clientId: string,
+  options: { serviceType?: 'ONEDAY' | 'TWODAY'; tokenOutcome?: 'success' | 'failure'; method?: string } = {},
+): Promise<string> {
+  const saving = await createPurchase(account, clientId, options.serviceType ? typed(options.serviceType, 4_102_444_800) : {});
+  const paid = await pay(account, saving.id, { method: options.method ?? 'visa', save_token: true, token_outcome: options.tokenOutcome ?? 'success' });
+  expect(paid.is_recurring_token, 'the saving purchase has is_recurring_token').toBe(true);
+  return saving.id;
+}
+
+/** mainClient(), a token of the client saved with `options`, and a purchase of the client with the fields `overrides`. */
+export async function tokenAndPurchase(api: ApiClient, options: Parameters<typeof saveToken>[2] = {}, overrides: Record<string, unknown> = {}) {
+  const { account, client } = await mainClient(api);
+  const token = await saveToken(account, client.id, options);
+  const purchase = await createPurchase(account, client.id, overrides);
+  return { account, client, token, purchase };
+}
+
+export const tokenPath = (clientId: string, tokenId: string) => `/clients/${clientId}/recurring_tokens/${tokenId}/`;
+
+export const tokensOf = (account: Account, clientId: string) => listAll<Token>(account.api, `/clients/${clientId}/recurring_tokens/`);
+
+// --------------------------------------------------------------------------- refusal checks
+
+export interface Attempt {
+  /** The request that must be rejected. */
+  attempt: () => Promise<Reply>;
+  /** What must not change: read before and after the attempt, and compared. */
+  state: () => Promise<unknown>;
+  /** Further assertions of the normative check, after the refusal (e.g. the boundary is accepted). */
+  after?: () => Promise<void>;
+}
+
+/** A charge that must be refused, and the purchase it must leave unchanged. */
+export const refusedCharge = (account: Account, purchaseId: string, token: string): Attempt => ({
+  attempt: () => charge(account, purchaseId, token),
+  state: () => getPurchase(account, purchaseId),
+});
+
+/**
+ * A rule that rejects a request, checked twice: `id` (normative: a 4xx, and the state is unchanged)
+ * and `id-CODE` (informative: 400, or `status`, naming `field` with `code`, DESIGN.md §3 Errors). `arrange` runs
+ * afresh for each, so the two checks share no objects.
+ */
+export function refusal(
+  spec: CheckSpec & { field: string; code: string; status?: number; codeCites?: string },
+  arrange: (ctx: CheckContext) => Promise<Attempt>,
+): void {
+  const { field, code, status = 400, codeCites, ...base } = spec;
+  check(base, async (ctx) => {
+    const { attempt, state, after } = await arrange(ctx);
+    const before = await state();
+    expectRejected(await attempt(), base.title);
+    expect(await state(), 'a rejected request changes nothing').toEqual(before);
+    if (after) await after();
+  });
+  check(
+    {
+      ...base,
+      id: `${base.id}-CODE`,
+      title: `${base.title}: ${status} with ${field} ${code}`,
+      cites: codeCites ?? 'DESIGN.md §3 Errors (status 400, field path → [{message, code}])',
+      level: 'informative',
+    },
+    async (ctx) => {
+      const { attempt, state } = await arrange(ctx);
+      const before = await state();
+      expectError(await attempt(), field, code, { status, alone: true });
+      expect(await state(), 'a rejected request changes nothing').toEqual(before);
+    },
+  );
+}
