@@ -52,7 +52,7 @@ for (let i = 0; i < subscribers; i += 1) {
 
 const rssBefore = process.memoryUsage().rss;
 const started = performance.now();
-const processed = advance(sandbox, { by: `P${years}Y` }, wall, ids);
+const processed = await advance(sandbox, { by: `P${years}Y` }, wall, ids);
 const ms = performance.now() - started;
 console.log(
   JSON.stringify({

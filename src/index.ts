@@ -56,6 +56,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     log: options.quiet ? undefined : (line) => console.log(line),
   });
   const server = createServer(app.express);
+  // Running clocks bill as wall time passes, requests or not.
+  for (const sandbox of store.all()) app.services.background.wake(sandbox.id);
   await listen(server, options.port ?? DEFAULT_PORT, options.host ?? DEFAULT_HOST);
   const { address, port } = server.address() as AddressInfo;
   const url = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
@@ -66,6 +68,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     brandId: sandbox.brands[0]!.id,
     sandboxId: sandbox.id,
     async stop() {
+      app.services.background.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
       await store.close();

@@ -169,3 +169,10 @@ export interface OutboxEmail {
   purchase_id: string;
   sent_on: number;
 }
+
+export interface Webhook extends Resource {
+  type: 'webhook';
+  title: string;
+  callback: string;
+  events: string[];
+}

@@ -134,6 +134,9 @@ export function runJob(sandbox: Sandbox, job: Job, ctx: Context, processed: Proc
       return;
     case 'overdue':
       return runOverdue(sandbox, job, ctx, processed);
+    case 'webhook':
+      // Deliveries are awaited by the time loop (engine/time.ts), never run synchronously here.
+      return;
   }
 }
 

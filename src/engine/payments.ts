@@ -21,9 +21,10 @@ export interface Processed {
   charges: number;
   executions: number;
   overdue: number;
+  webhook_deliveries: number;
 }
 
-export const noneProcessed = (): Processed => ({ billings: 0, first_deductions: 0, charges: 0, executions: 0, overdue: 0 });
+export const noneProcessed = (): Processed => ({ billings: 0, first_deductions: 0, charges: 0, executions: 0, overdue: 0, webhook_deliveries: 0 });
 
 /** Money received: paid, with the payment, a receipt when asked, and the pending subscriber it launches. */
 export function markPaid(sandbox: Sandbox, purchase: Purchase, method: string, ctx: Context, changes: Partial<Purchase> = {}): Purchase {

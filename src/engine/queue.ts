@@ -4,7 +4,7 @@
 
 import TinyQueue from 'tinyqueue';
 
-export type JobKind = 'billing' | 'first_deduction' | 'execution' | 'overdue';
+export type JobKind = 'billing' | 'first_deduction' | 'execution' | 'overdue' | 'webhook';
 
 export interface Job {
   /** When the job is due, epoch ms. */
@@ -12,7 +12,7 @@ export interface Job {
   /** Insertion order: breaks ties so that jobs due at the same instant run as they were scheduled. */
   seq: number;
   kind: JobKind;
-  /** The subscriber (billing, first_deduction) or purchase (execution, overdue) concerned. */
+  /** The subscriber (billing, first_deduction), purchase (execution, overdue) or delivery (webhook) concerned. */
   id: string;
   /** For billings: the index k of the billing date, so a job made stale by a reschedule is ignored. */
   k?: number;
@@ -50,3 +50,12 @@ export function popDue(holder: JobHolder, untilMs: number): Job | undefined {
   const next = queue.peek();
   return next && next.at <= untilMs ? queue.pop() : undefined;
 }
+
+/** The earliest job due at or before `untilMs`, left in the queue; or undefined. */
+export function peekDue(holder: JobHolder, untilMs: number): Job | undefined {
+  const next = queueOf(holder).peek();
+  return next && next.at <= untilMs ? next : undefined;
+}
+
+/** When the earliest job is due, if any. */
+export const nextDueAt = (holder: JobHolder): number | undefined => queueOf(holder).peek()?.at;

@@ -5,6 +5,7 @@ import { unixSeconds, type Context } from '../domain/context.ts';
 import type { Purchase, Resource, SimEvent } from '../domain/types.ts';
 import type { Sandbox } from '../store/store.ts';
 import { schedule } from './queue.ts';
+import { enqueueDeliveries } from './webhooks.ts';
 
 export function recordEvent(sandbox: Sandbox, eventType: string, object: Resource, ctx: Context): void {
   const event: SimEvent = {
@@ -16,6 +17,7 @@ export function recordEvent(sandbox: Sandbox, eventType: string, object: Resourc
     payload: object,
   };
   sandbox.events.push(event);
+  if (sandbox.webhooks.size > 0) enqueueDeliveries(sandbox, event, ctx);
 }
 
 /** Stores the purchase and records `eventType` for it. */

@@ -7,6 +7,7 @@ import type { Clock, Ids } from '../domain/context.ts';
 import { buildRouteTable } from '../contract/routes.ts';
 import { loadSpec, type OpenApiDocument } from '../contract/spec.ts';
 import type { Store } from '../store/store.ts';
+import { Background, SandboxSerial } from '../engine/background.ts';
 import { DEFAULT_SECRET, TokenService } from './auth.ts';
 import { dispatcher } from './dispatch.ts';
 import { errorHandler, MAX_BODY, notFoundHandler, requireJson } from './errors.ts';
@@ -36,11 +37,14 @@ export interface App {
 
 export function createApp(deps: AppDeps): App {
   const routes = buildRouteTable(deps.spec ?? loadSpec());
+  const serial = new SandboxSerial();
   const services: Services = {
     store: deps.store,
     clock: deps.clock,
     ids: deps.ids,
     tokens: new TokenService(deps.secret ?? DEFAULT_SECRET, deps.clock),
+    serial,
+    background: new Background(deps.store, deps.clock, deps.ids, serial),
   };
   const app = express();
   app.disable('x-powered-by');

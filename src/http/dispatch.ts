@@ -76,19 +76,27 @@ export function dispatcher(tables: DispatchTables, services: Services) {
     }
 
     const sandboxId = await services.tokens.verify(req.get('authorization'));
-    const sandbox = services.store.get(sandboxId);
-    if (!sandbox) {
-      throw new ApiError(401, { [ALL]: [errors.authenticationFailed('The token names a sandbox this simulator does not have.')] });
+    // The sandbox is looked up inside its turn: a reset queued before this request replaces it.
+    const reply = await services.serial.run(sandboxId, async () => {
+      const sandbox = services.store.get(sandboxId);
+      if (!sandbox) {
+        throw new ApiError(401, { [ALL]: [errors.authenticationFailed('The token names a sandbox this simulator does not have.')] });
+      }
+      sandbox.publicOrigin = origin;
+      // Work that fell due while the clock ran (or was queued for now) happens before the request sees the sandbox.
+      await catchUp(sandbox, services.clock, services.ids);
+      // Input is validated even for an operation not simulated yet: a bad request is a 400 either way.
+      const { query, body } = validatedInput(operation, req, params);
+      const handler = tables.sandboxHandlers[operation.operationId];
+      if (!handler) throw notImplemented(operation);
+      const ctx: Context = { clock: sandboxClock(sandbox.clock, services.clock), ids: services.ids };
+      return handler({ params, query, body, url, origin, services, sandbox, ctx });
+    });
+    if (!READS.has(req.method) && reply.status < 400) {
+      services.store.changed();
+      // Deliveries the change queued go out after the answer, not before it.
+      services.background.wake(sandboxId);
     }
-    // Input is validated even for an operation not simulated yet: a bad request is a 400 either way.
-    const { query, body } = validatedInput(operation, req, params);
-    const handler = tables.sandboxHandlers[operation.operationId];
-    if (!handler) throw notImplemented(operation);
-    // Work that fell due while the clock ran (or was queued in the past) happens before the request sees the sandbox.
-    catchUp(sandbox, services.clock, services.ids);
-    const ctx: Context = { clock: sandboxClock(sandbox.clock, services.clock), ids: services.ids };
-    const reply = await handler({ params, query, body, url, origin, services, sandbox, ctx });
-    if (!READS.has(req.method) && reply.status < 400) services.store.changed();
     send(res, reply);
   };
 }

@@ -6,6 +6,7 @@ import { notFound } from '../domain/errors.ts';
 import type { Input, Resource } from '../domain/types.ts';
 import type { Sandbox, Store } from '../store/store.ts';
 import type { TokenService } from './auth.ts';
+import type { Background, SandboxSerial } from '../engine/background.ts';
 
 export interface Services {
   store: Store;
@@ -13,6 +14,9 @@ export interface Services {
   clock: Clock;
   ids: Ids;
   tokens: TokenService;
+  /** One sandbox's requests and background work, one at a time. */
+  serial: SandboxSerial;
+  background: Background;
 }
 
 export interface PublicCall {

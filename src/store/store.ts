@@ -11,6 +11,7 @@ import type {
   Purchase,
   RecurringToken,
   SimEvent,
+  Webhook,
 } from '../domain/types.ts';
 import type { Job } from '../engine/queue.ts';
 
@@ -40,6 +41,22 @@ export interface SubscriberSchedule {
   firstCharged: number;
 }
 
+/** One event on its way to one webhook; retried until a 2xx or the last attempt. */
+export interface Delivery {
+  id: string;
+  webhookId: string;
+  objectId: string;
+  /** The signed body: the object's JSON as the API returns it, plus `event_type`. */
+  body: string;
+  attempts: number;
+}
+
+/** The RSA key pair that signs this sandbox's webhook deliveries (PEM), made when first needed. */
+export interface SigningKey {
+  publicKey: string;
+  privateKey: string;
+}
+
 /** A recurring token's simulated behaviour: `token_outcome` of the payment that saved it. */
 export type TokenOutcome = 'success' | 'failure';
 
@@ -60,12 +77,19 @@ export interface Sandbox {
   firstPurchases: Map<string, string>;
   events: SimEvent[];
   outbox: OutboxEmail[];
+  webhooks: Map<string, Webhook>;
+  deliveries: Map<string, Delivery>;
+  /** Deliveries waiting per object, oldest first: an object's events arrive in order. */
+  deliveryQueues: Map<string, string[]>;
+  signingKey: SigningKey | null;
+  /** The origin clients last called, for absolute URLs in webhook bodies delivered later. */
+  publicOrigin: string;
   /** Scheduled work as a binary heap ordered by (at, seq): see engine/queue.ts. */
   jobs: Job[];
   jobSeq: number;
 }
 
-const MAPS = ['clients', 'templates', 'subscribers', 'schedules', 'purchases', 'tokens', 'tokenOutcomes', 'firstPurchases'] as const;
+const MAPS = ['clients', 'templates', 'subscribers', 'schedules', 'purchases', 'tokens', 'tokenOutcomes', 'firstPurchases', 'webhooks', 'deliveries', 'deliveryQueues'] as const;
 type MapField = (typeof MAPS)[number];
 
 export interface Store {
@@ -91,6 +115,11 @@ export function emptySandbox(fields: Pick<Sandbox, 'id' | 'companyId' | 'brands'
     firstPurchases: new Map(),
     events: [],
     outbox: [],
+    webhooks: new Map(),
+    deliveries: new Map(),
+    deliveryQueues: new Map(),
+    signingKey: null,
+    publicOrigin: 'http://127.0.0.1:4010',
     jobs: [],
     jobSeq: 0,
   };

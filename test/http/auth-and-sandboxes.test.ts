@@ -3,7 +3,12 @@
 
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AddressInfo } from 'node:net';
+import { loadSpec } from '../../src/contract/spec.ts';
+import { createIds } from '../../src/engine/ids.ts';
+import { createApp } from '../../src/http/app.ts';
 import { DEFAULT_SECRET } from '../../src/http/auth.ts';
+import { MemoryStore } from '../../src/store/store.ts';
 import { startSimulator } from '../../src/index.ts';
 import { startHarness, type Harness } from '../support/harness.ts';
 import { clientBody, subscriptionBody } from '../builders/templates.ts';
@@ -138,15 +143,23 @@ describe('sandboxes', () => {
     expect(after.results.map((c) => c.email)).toEqual(before.results.map((c) => c.email));
   });
 
-  it('operations the simulator does not simulate yet answer 501 not_implemented, never a fake success', async () => {
-    // Plain fetch: a 501 is the simulator admitting a gap, not a response openapi.yaml describes.
-    const res = await fetch(`${h.origin}/api/v1/webhooks/`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${h.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ callback: 'http://127.0.0.1:9/hook', events: ['purchase.paid'] }),
-    });
-    expect(res.status).toBe(501);
-    expect(codeOf(await res.json())).toBe('not_implemented');
+  it('an operation the document describes but no handler simulates answers 501 not_implemented, never a fake success', async () => {
+    // The document can grow before the simulator does: add an operation to a copy of it.
+    const spec = loadSpec();
+    spec.paths['/api/v1/future/'] = { get: { operationId: 'futureOperation', responses: { '200': { description: 'later' } } } };
+    const { express } = createApp({ store: new MemoryStore(), clock: h.wall, ids: createIds(1), spec });
+    const server = express.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const sandbox = await fetch(`http://127.0.0.1:${port}/sim/v1/sandboxes`, { method: 'POST' });
+      const { token } = (await sandbox.json()) as { token: string };
+      const res = await fetch(`http://127.0.0.1:${port}/api/v1/future/`, { headers: { authorization: `Bearer ${token}` } });
+      expect(res.status).toBe(501);
+      expect(codeOf(await res.json())).toBe('not_implemented');
+    } finally {
+      server.close();
+    }
   });
 });
 

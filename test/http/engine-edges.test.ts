@@ -54,7 +54,7 @@ describe('due_strict', () => {
 });
 
 describe('persistence of the schedule', () => {
-  it('a sandbox saved to JSON and loaded again bills on the same dates', () => {
+  it('a sandbox saved to JSON and loaded again bills on the same dates', async () => {
     const wall = { now: () => Date.parse('2026-01-25T12:00:00Z') };
     const ids = createIds(11);
     const sandbox = createSandbox({ nowMs: wall.now(), frozen: true, fixtures: false, seed: 1 }, wall, ids);
@@ -66,7 +66,7 @@ describe('persistence of the schedule', () => {
     addSubscriber(sandbox, template, { client_id: client.id, subscription_deduction_date: '2026-01-31', mandate_expiry_date: '2027-01-01' }, ctx);
 
     const restored = fromSnapshot(JSON.parse(JSON.stringify(toSnapshot(sandbox))));
-    advanceSandbox(restored, { to: '2026-04-01T00:00:00Z' }, wall, ids);
+    await advanceSandbox(restored, { to: '2026-04-01T00:00:00Z' }, wall, ids);
     const issued = [...restored.purchases.values()].map((p) => p.issued);
     // Charged at period end from a January 31 launch: the end of February, then March 31.
     expect(issued).toEqual(['2026-02-28', '2026-03-31']);

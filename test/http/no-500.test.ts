@@ -41,7 +41,7 @@ describe('no client input produces a 500', () => {
       const fields = fieldsOf(operation.requestBody?.content?.['application/json']?.schema);
       const bodies: unknown[] = [[], 'text', 42, null, { unknown_field: 1 }, ...fields.flatMap((field) => WEIRD.map((value) => ({ [field]: value })))];
       for (const body of bodies) {
-        const res = await h.request(method.toUpperCase(), path, { raw: JSON.stringify(body), headers: { 'content-type': 'application/json' }, allowNotImplemented: true });
+        const res = await h.request(method.toUpperCase(), path, { raw: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
         expect(res.status, `${method} ${path} ${JSON.stringify(body).slice(0, 80)}`).not.toBe(500);
         expect(res.status).toBeLessThan(502);
       }

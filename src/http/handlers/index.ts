@@ -9,6 +9,7 @@ import { purchaseHandlers } from './purchases.ts';
 import { recurringTokenHandlers } from './recurring-tokens.ts';
 import { capabilities, publicSimulatorHandlers, simulatorHandlers } from './simulator.ts';
 import { subscriberHandlers } from './subscribers.ts';
+import { webhookHandlers } from './webhooks.ts';
 
 export const publicHandlers: Record<string, PublicHandler> = publicSimulatorHandlers;
 
@@ -18,6 +19,7 @@ export const sandboxHandlers: Record<string, SandboxHandler> = {
   ...subscriberHandlers,
   ...purchaseHandlers,
   ...recurringTokenHandlers,
+  ...webhookHandlers,
   ...simulatorHandlers,
   listPaymentMethods: () => ok(paymentMethodsBody()),
   getCapabilities: () => ok(capabilities((operationId) => operationId in sandboxHandlers)),

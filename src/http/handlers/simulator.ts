@@ -46,8 +46,8 @@ export const simulatorHandlers: Record<string, SandboxHandler> = {
     return ok(clockView(sandbox.clock, services.clock));
   },
 
-  advanceClock: ({ sandbox, body, services }) => {
-    const processed = advance(sandbox, body as { to?: string; by?: string }, services.clock, services.ids);
+  advanceClock: async ({ sandbox, body, services }) => {
+    const processed = await advance(sandbox, body as { to?: string; by?: string }, services.clock, services.ids);
     return ok({ ...clockView(sandbox.clock, services.clock), processed });
   },
 
@@ -59,7 +59,8 @@ export const simulatorHandlers: Record<string, SandboxHandler> = {
   listOutbox: ({ sandbox, query, url }) => ok(paginate(sandbox.outbox, query, url)),
 
   resetSandbox: ({ sandbox, services }) => {
-    const fresh = resetSandbox(sandbox, services.clock, services.ids);
+    // The signing key survives: receivers keep verifying with the key they fetched.
+    const fresh = { ...resetSandbox(sandbox, services.clock, services.ids), signingKey: sandbox.signingKey };
     services.store.put(fresh);
     return ok({ id: fresh.id, brand_id: fresh.brands[0]!.id, clock: clockView(fresh.clock, services.clock) });
   },
