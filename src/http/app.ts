@@ -14,6 +14,7 @@ import { errorHandler, MAX_BODY, notFoundHandler, requireJson } from './errors.t
 import type { Services } from './handler.ts';
 import { publicHandlers, sandboxHandlers } from './handlers/index.ts';
 import { requestLog } from './request-log.ts';
+import { uiRouter } from '../ui/index.ts';
 
 export interface AppDeps {
   store: Store;
@@ -57,6 +58,7 @@ export function createApp(deps: AppDeps): App {
       maxAge: 600,
     }),
   );
+  app.use(uiRouter(services));
   app.use(requireJson);
   // Not strict: any JSON value parses, so `42` or `null` where an object belongs is a schema error
   // naming what was expected, not a "parse error" on valid JSON.

@@ -1,0 +1,141 @@
+// The checkout page at a purchase's checkout_url (`/checkout/{id}/`). No bearer token: as on a
+// real payment page, the purchase id in the link is the secret. Paying is a plain HTML form post
+// to the same URL that calls the engine behind POST /sim/v1/purchases/{id}/pay, then answers
+// 303: to the purchase's success_redirect / failure_redirect when it has one, else back to the
+// page, which shows the result from the purchase's status (a reload never pays twice).
+
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import type { Context } from '../domain/context.ts';
+import { ApiError } from '../domain/errors.ts';
+import { PAYMENT_METHODS } from '../domain/payment-methods.ts';
+import { withStatus } from '../domain/purchases.ts';
+import type { Input, Purchase } from '../domain/types.ts';
+import { sandboxClock } from '../engine/clock.ts';
+import { chargeWithToken, payAtCheckout } from '../engine/payments.ts';
+import { savePurchase } from '../engine/records.ts';
+import { catchUp } from '../engine/time.ts';
+import { clientTokens } from '../engine/tokens.ts';
+import { toApiError } from '../http/errors.ts';
+import type { Services } from '../http/handler.ts';
+import type { Sandbox, Store } from '../store/store.ts';
+import { checkoutPage, errorPage, notFoundPage, OUTCOMES, type OutcomeName } from './checkout-page.ts';
+
+/** The purchase with this id in whichever sandbox holds it (checkout links carry no token). */
+export function findPurchase(store: Store, id: string): { sandbox: Sandbox; purchase: Purchase } | undefined {
+  for (const sandbox of store.all()) {
+    const purchase = sandbox.purchases.get(id);
+    if (purchase) return { sandbox, purchase };
+  }
+  return undefined;
+}
+
+type Opened = { sandbox: Sandbox; purchase: Purchase; ctx: Context };
+
+/**
+ * Runs `work` on the purchase in its sandbox's turn (services.serial: never interleaved with a
+ * request or a webhook delivery of that sandbox), after any work that fell due on a running clock,
+ * such as overdue marking. Resolves to undefined when no sandbox holds the purchase.
+ */
+async function withPurchase<T>(services: Services, id: string, work: (opened: Opened) => T): Promise<T | undefined> {
+  const found = findPurchase(services.store, id);
+  if (!found) return undefined;
+  const sandboxId = found.sandbox.id;
+  const result = await services.serial.run(sandboxId, async () => {
+    // Looked up again inside the turn: a reset queued before it has replaced the sandbox.
+    const sandbox = services.store.get(sandboxId);
+    if (!sandbox?.purchases.has(id)) return undefined;
+    await catchUp(sandbox, services.clock, services.ids);
+    const ctx: Context = { clock: sandboxClock(sandbox.clock, services.clock), ids: services.ids };
+    return { value: work({ sandbox, purchase: sandbox.purchases.get(id)!, ctx }) };
+  });
+  return result?.value;
+}
+
+/** After an accepted change: persist it, and let the sandbox's webhook deliveries go out. */
+function changed(services: Services, sandbox: Sandbox): void {
+  services.store.changed();
+  services.background.wake(sandbox.id);
+}
+
+/** What a checkout request answers: a page, or a 303 to where the payer goes next. */
+type PageReply = { status: number; html: string } | { redirect: string };
+
+const NOT_FOUND: PageReply = { status: 404, html: notFoundPage() };
+
+function send(res: Response, reply: PageReply): void {
+  if ('redirect' in reply) res.redirect(303, reply.redirect);
+  else res.status(reply.status).type('html').send(reply.html);
+}
+
+function render(status: number, sandbox: Sandbox, purchase: Purchase, errors?: string[]): PageReply {
+  const allowed = purchase.payment_method_whitelist;
+  const html = checkoutPage({
+    purchase,
+    brandName: sandbox.brands.find((brand) => brand.id === purchase.brand_id)?.name ?? 'Merchant',
+    methods: PAYMENT_METHODS.filter((method) => allowed === null || allowed.includes(method.name)),
+    // Only live tokens (a deleted one has left the client's list), and only those that may charge this purchase.
+    tokens: clientTokens(sandbox, purchase.client_id).filter((token) => token.service_type === purchase.service_type),
+    errors,
+  });
+  return { status, html };
+}
+
+/** An ApiError's messages as sentences a payer can read: "save_token: bank_transfer cannot save …". */
+function messages(error: ApiError): string[] {
+  return Object.entries(error.fields).flatMap(([field, details]) =>
+    details.map((detail) => (field === '__all__' ? detail.message : `${field}: ${detail.message}`)),
+  );
+}
+
+/** The form's fields as the engine's input: `pay_with` is `token:{id}` or `method:{name}`. */
+function pay(sandbox: Sandbox, purchase: Purchase, form: Record<string, unknown>, ctx: Context): Purchase {
+  const payWith = typeof form.pay_with === 'string' ? form.pay_with : '';
+  const [kind, value = ''] = payWith.split(/:(.*)/s);
+  if (kind === 'token') return chargeWithToken(sandbox, purchase, value, ctx);
+  if (kind !== 'method') throw new ApiError(400, { pay_with: [{ message: 'Choose a payment method.', code: 'required' }] });
+  const outcome = OUTCOMES[form.outcome as OutcomeName] ?? OUTCOMES.approve;
+  const input: Input = { method: value, save_token: form.save_token === 'yes', ...outcome.pay };
+  return payAtCheckout(sandbox, purchase, input, ctx);
+}
+
+export function checkoutRouter(services: Services): Router {
+  const router = express.Router();
+
+  router.get('/checkout/:id/', async (req, res) => {
+    const reply = await withPurchase(services, req.params.id!, ({ sandbox, purchase, ctx }) => {
+      if (req.method === 'GET' && (purchase.status === 'created' || purchase.status === 'sent')) {
+        purchase = savePurchase(sandbox, withStatus(purchase, 'viewed', ctx), 'purchase.viewed', ctx);
+        changed(services, sandbox);
+      }
+      return render(200, sandbox, purchase);
+    });
+    send(res, reply ?? NOT_FOUND);
+  });
+
+  // The form is urlencoded: parsed here, so the API's JSON-only rule (requireJson) never sees it.
+  router.post('/checkout/:id/', express.urlencoded({ extended: false, limit: '16kb' }), async (req, res) => {
+    const form = (req.body ?? {}) as Record<string, unknown>;
+    const reply = await withPurchase(services, req.params.id!, ({ sandbox, purchase, ctx }): PageReply => {
+      try {
+        const paid = pay(sandbox, purchase, form, ctx);
+        changed(services, sandbox);
+        return { redirect: (paid.status === 'error' ? paid.failure_redirect : paid.success_redirect) ?? paid.checkout_url };
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        // A refused payment changes nothing: the page again, with why.
+        return render(error.status, sandbox, purchase, messages(error));
+      }
+    });
+    send(res, reply ?? NOT_FOUND);
+  });
+
+  // A form the body parser refuses (too large, bad encoding) gets a page too; a bug goes on to the
+  // app's error handler, which logs it and answers without a stack trace.
+  router.use('/checkout', (error: unknown, _req: Request, res: Response, next: NextFunction) => {
+    const apiError = toApiError(error);
+    if (apiError.status >= 500) return next(error);
+    res.status(apiError.status).type('html').send(errorPage('Payment form refused', messages(apiError)));
+  });
+
+  return router;
+}

@@ -1,0 +1,58 @@
+// The API reference at /docs: Swagger UI from the swagger-ui-dist package, served from
+// node_modules (no CDN), reading openapi.yaml as JSON at /docs/openapi.json. That copy's `servers`
+// is the origin the browser called, so "Try it out" reaches this very simulator whatever its
+// host and port (the file itself says http://127.0.0.1:4010).
+
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import express, { type Router } from 'express';
+import { loadSpec, type OpenApiDocument } from '../contract/spec.ts';
+import { html, page } from './html.ts';
+
+const SWAGGER_UI_DIR = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+
+export function docsPage(): string {
+  return page(
+    'billing-sim · API reference',
+    html`<main><h1 class="visually-hidden">billing-sim API reference</h1><div id="swagger-ui"></div></main>
+<script src="/docs/assets/swagger-ui-bundle.js"></script>
+<script src="/docs/ui.js"></script>`,
+    html`<link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+<style>body { max-width: none; padding: 0; background: #fff; } .visually-hidden { position: absolute; left: -10000px; }</style>`,
+  );
+}
+
+/**
+ * validatorUrl null: Swagger UI would otherwise send the document to validator.swagger.io. The
+ * authorization pasted in "Authorize" is kept across reloads, as a tester expects.
+ */
+const INIT = `window.ui = SwaggerUIBundle({
+  url: '/docs/openapi.json',
+  dom_id: '#swagger-ui',
+  presets: [SwaggerUIBundle.presets.apis],
+  layout: 'BaseLayout',
+  validatorUrl: null,
+  persistAuthorization: true,
+  tryItOutEnabled: false,
+  displayOperationId: true,
+});
+`;
+
+export function docsRouter(): Router {
+  const router = express.Router();
+  // Parsed on first use: most servers (each test's) never open /docs.
+  let spec: OpenApiDocument | undefined;
+
+  router.get('/docs', (_req, res) => void res.type('html').send(docsPage()));
+  router.get('/docs/ui.js', (_req, res) => void res.type('text/javascript').send(INIT));
+  router.get('/docs/openapi.json', (req, res) => {
+    spec ??= loadSpec();
+    const origin = `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+    // Swagger UI warns in red on any jsonSchemaDialect but its own default; the file names draft
+    // 2020-12 for Prism (DESIGN.md §2), which is what OpenAPI 3.1's default dialect builds on.
+    const { jsonSchemaDialect: _dialect, ...shown } = spec as OpenApiDocument & { jsonSchemaDialect?: string };
+    res.json({ ...shown, servers: [{ url: origin, description: 'this simulator' }] });
+  });
+  router.use('/docs/assets', express.static(SWAGGER_UI_DIR, { index: false }));
+  return router;
+}

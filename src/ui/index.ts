@@ -1,0 +1,16 @@
+// The simulator's pages for people: the checkout page at each purchase's checkout_url, the QA
+// dashboard at `/` and the API reference at `/docs`. Mounted before the API's JSON-only rule: each
+// page answers its own routes (the checkout form parses its urlencoded body itself) and passes
+// every other request on untouched.
+
+import express, { type Router } from 'express';
+import type { Services } from '../http/handler.ts';
+import { checkoutRouter } from './checkout.ts';
+import { dashboardRouter } from './dashboard.ts';
+import { docsRouter } from './docs.ts';
+
+export function uiRouter(services: Services): Router {
+  const router = express.Router();
+  router.use(checkoutRouter(services), dashboardRouter(), docsRouter());
+  return router;
+}

@@ -1,0 +1,58 @@
+// Browser tests drive Debian's Chromium through playwright-core (no downloaded browser): one
+// browser per test file, a fresh context (own profile state, own localStorage) per test. Every
+// request to anything but the simulator's loopback origin is aborted and remembered, so a page that
+// reached for a CDN or phoned home fails its test instead of passing on a machine with network.
+
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+
+/** Installed by `.ci/run` (`apt-get install -y chromium`). */
+const CHROMIUM = '/usr/bin/chromium';
+const SCREENSHOTS = fileURLToPath(new URL('../../output/screenshots/', import.meta.url));
+
+/** playwright's launch() gives the browser a fresh temporary user-data-dir, removed on close. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--headless',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+export interface TestPage {
+  page: Page;
+  /** URLs the page tried to reach outside the simulator (aborted). */
+  blocked: string[];
+  close(): Promise<void>;
+}
+
+export async function openPage(browser: Browser, origin: string): Promise<TestPage> {
+  const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, locale: 'en-GB', timezoneId: 'UTC' });
+  const blocked: string[] = [];
+  await context.route(/.*/, (route) => {
+    const url = route.request().url();
+    if (url.startsWith(`${origin}/`) || url.startsWith('data:')) return route.continue();
+    blocked.push(url);
+    return route.abort('blockedbyclient');
+  });
+  const page = await context.newPage();
+  page.setDefaultTimeout(5_000);
+  return { page, blocked, close: () => context.close() };
+}
+
+/** A PNG in output/screenshots/ (git-ignored) for a person to look at: the full page, or one element of it. */
+export async function screenshot(page: Page, name: string, element?: Locator): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const path = `${SCREENSHOTS}${name}.png`;
+  await (element ? element.screenshot({ path }) : page.screenshot({ path, fullPage: true }));
+}

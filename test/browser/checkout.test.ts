@@ -1,0 +1,157 @@
+// The checkout page in a real browser: a payer opens purchase.checkout_url, picks a payment
+// method and a test outcome, and pays; the API then shows what the payment did (spec: a pending
+// subscriber "becomes active" once its first purchase is paid, from "the day of payment").
+
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../support/harness.ts';
+import {
+  createPurchase,
+  getPurchase,
+  getSubscriber,
+  makeClient,
+  makeTemplate,
+  sandboxAt,
+  saveToken,
+  subscribe,
+  subscriberBody,
+  tokensOf,
+  type Box,
+} from '../builders/engine.ts';
+import { launchBrowser, openPage, screenshot, type TestPage } from './browser.ts';
+
+let h: Harness;
+let browser: Browser;
+beforeAll(async () => {
+  [h, browser] = await Promise.all([startHarness(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await h?.close();
+});
+
+const NOW = '2026-01-30T12:00:00Z';
+
+/** A pending subscriber of a monthly EUR 29.90 template, and its first purchase, waiting for payment. */
+async function pendingSubscriber(box?: Box) {
+  box ??= await sandboxAt(h, NOW);
+  const client = await makeClient(box);
+  const template = await makeTemplate(box);
+  const { subscriber, purchase } = await subscribe(box, template.id, subscriberBody(client.id, '2026-02-05'));
+  expect(subscriber.status).toBe('pending');
+  return { box, client, template, subscriber, purchase: purchase! };
+}
+
+async function withPage(test: (tab: TestPage) => Promise<void>): Promise<void> {
+  const tab = await openPage(browser, h.origin);
+  try {
+    await test(tab);
+    expect(tab.blocked, 'requests outside the simulator').toEqual([]);
+  } finally {
+    await tab.close();
+  }
+}
+
+describe('checkout page', () => {
+  it('paying a pending subscriber\'s first purchase with a new card: the purchase is paid, the card saved, and the subscriber becomes active', () =>
+    withPage(async ({ page }) => {
+      const { box, client, template, subscriber, purchase } = await pendingSubscriber();
+      await page.goto(purchase.checkout_url);
+      await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Pay €29.90');
+      expect(await page.locator('header.brand').textContent()).toContain('brand');
+      expect(await page.locator('#total').textContent()).toBe('€29.90');
+      expect(await page.getByRole('cell', { name: 'Monthly membership' }).count()).toBe(1);
+      // Opening the page is what a "viewed" purchase means.
+      expect((await getPurchase(box, purchase.id)).status).toBe('viewed');
+      await screenshot(page, 'checkout-form');
+
+      await page.getByLabel('Mastercard').check();
+      await page.getByLabel('Save this card for later payments').check();
+      await page.getByLabel('Approve', { exact: true }).check();
+      await page.getByRole('button', { name: 'Pay €29.90' }).click();
+      await page.getByRole('heading', { name: 'Paid' }).waitFor();
+      expect(await page.locator('#result').textContent()).toContain('with Mastercard. The card was saved');
+      await screenshot(page, 'checkout-paid');
+
+      expect(await getPurchase(box, purchase.id)).toMatchObject({ status: 'paid', is_recurring_token: true, payment: { payment_method: 'mastercard' } });
+      expect((await getSubscriber(box, template.id, subscriber.id)).status).toBe('active');
+      expect((await tokensOf(box, client.id)).map((t) => t.id)).toEqual([purchase.id]);
+    }));
+
+  it('declining, with the keyboard only: the purchase is in error, the page says so and offers the form again, the subscriber stays pending', () =>
+    withPage(async ({ page }) => {
+      const { box, template, subscriber, purchase } = await pendingSubscriber();
+      await page.goto(purchase.checkout_url);
+      // Tab order: payment method (Visa checked), save card, test outcome, pay.
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('pay-method-visa');
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('save-token');
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('ArrowDown');
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('outcome-decline');
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('pay');
+      await page.keyboard.press('Enter');
+      await page.locator('#result.error').waitFor();
+      expect(await page.locator('#result').textContent()).toContain('The payment was declined');
+      expect(await page.getByRole('button', { name: 'Pay €29.90' }).count()).toBe(1);
+      await screenshot(page, 'checkout-declined');
+
+      expect((await getPurchase(box, purchase.id)).status).toBe('error');
+      expect((await getSubscriber(box, template.id, subscriber.id)).status).toBe('pending');
+    }));
+
+  it('a deleted recurring token is not offered; the live one is, and paying with it charges that token', () =>
+    withPage(async ({ page }) => {
+      const box = await sandboxAt(h, NOW);
+      const client = await makeClient(box);
+      const deleted = await saveToken(box, client.id, { method: 'visa' });
+      const live = await saveToken(box, client.id, { method: 'maestro' });
+      const gone = await box.req('DELETE', `/api/v1/clients/${client.id}/recurring_tokens/${deleted}/`);
+      expect(gone.status, gone.text).toBe(204);
+      const purchase = await createPurchase(box, client.id);
+
+      await page.goto(purchase.checkout_url);
+      expect(await page.locator('input[name=pay_with][value^="token:"]').evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value))).toEqual([`token:${live}`]);
+      expect(await page.content()).not.toContain(deleted);
+      await screenshot(page, 'checkout-saved-card');
+
+      await page.getByLabel('Saved Maestro •••• 0005').check();
+      await page.getByRole('button', { name: /^Pay / }).click();
+      await page.getByRole('heading', { name: 'Paid' }).waitFor();
+      expect(await getPurchase(box, purchase.id)).toMatchObject({ status: 'paid', recurring_token: live });
+    }));
+
+  it('force_recurring: "save card" is checked, disabled and explained, and the payment saves the card', () =>
+    withPage(async ({ page }) => {
+      const box = await sandboxAt(h, NOW);
+      const client = await makeClient(box);
+      const purchase = await createPurchase(box, client.id, { force_recurring: true });
+      await page.goto(purchase.checkout_url);
+      const save = page.getByLabel('Save this card for later payments');
+      expect([await save.isChecked(), await save.isDisabled()]).toEqual([true, true]);
+      expect(await page.locator('#save-token-hint').textContent()).toContain('force_recurring');
+      await page.getByRole('button', { name: /^Pay / }).click();
+      await page.getByRole('heading', { name: 'Paid' }).waitFor();
+      expect((await tokensOf(box, client.id)).map((t) => t.id)).toEqual([purchase.id]);
+    }));
+
+  it('success_redirect and failure_redirect are followed after the payment', () =>
+    withPage(async ({ page }) => {
+      const box = await sandboxAt(h, NOW);
+      const client = await makeClient(box);
+      const redirects = { success_redirect: `${h.origin}/healthz?paid`, failure_redirect: `${h.origin}/healthz?failed` };
+      const declined = await createPurchase(box, client.id, redirects);
+      await page.goto(declined.checkout_url);
+      await page.getByLabel('Decline', { exact: true }).check();
+      await page.getByRole('button', { name: /^Pay / }).click();
+      await page.waitForURL(redirects.failure_redirect);
+
+      const paid = await createPurchase(box, client.id, redirects);
+      await page.goto(paid.checkout_url);
+      await page.getByRole('button', { name: /^Pay / }).click();
+      await page.waitForURL(redirects.success_redirect);
+      expect([(await getPurchase(box, declined.id)).status, (await getPurchase(box, paid.id)).status]).toEqual(['error', 'paid']);
+    }));
+});
