@@ -10,8 +10,15 @@ export interface Page<T> {
 
 export const DEFAULT_PAGE_SIZE = 100;
 
-function link(url: string, page: number, pageSize: number): string {
-  return `${url}?page=${page}&page_size=${pageSize}`;
+/** A page's URL, keeping the request's other query parameters (its filters). */
+function link(url: string, query: Record<string, unknown>, page: number, pageSize: number): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (name !== 'page' && name !== 'page_size' && value !== undefined) params.set(name, String(value));
+  }
+  params.set('page', String(page));
+  params.set('page_size', String(pageSize));
+  return `${url}?${params}`;
 }
 
 /** `items` in creation order; the page is cut from the newest end. */
@@ -22,7 +29,7 @@ export function paginate<T>(items: Iterable<T>, query: Record<string, unknown>, 
   const start = (page - 1) * pageSize;
   return {
     results: newestFirst.slice(start, start + pageSize),
-    next: start + pageSize < newestFirst.length ? link(url, page + 1, pageSize) : null,
-    previous: page > 1 ? link(url, Math.min(page - 1, Math.max(1, Math.ceil(newestFirst.length / pageSize))), pageSize) : null,
+    next: start + pageSize < newestFirst.length ? link(url, query, page + 1, pageSize) : null,
+    previous: page > 1 ? link(url, query, Math.min(page - 1, Math.max(1, Math.ceil(newestFirst.length / pageSize))), pageSize) : null,
   };
 }

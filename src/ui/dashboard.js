@@ -109,7 +109,7 @@ async function refresh() {
       api('GET', '/sim/v1/clock'), list('/api/v1/billing_templates/'), list('/api/v1/clients/'),
       list('/api/v1/purchases/'), list('/sim/v1/events'), list('/sim/v1/outbox'),
     ]);
-    // GET /purchases/ has no client or template filter: each subscriber's purchases are picked here.
+    // One read of the newest purchases, events and e-mails serves every subscriber's timeline (each picks its own).
     for (const t of templates) t.subscribers = t.is_subscription ? await list(`/api/v1/billing_templates/${t.id}/clients/`) : [];
     $('clock-now').textContent = clock.now;
     $('clock-frozen').textContent = clock.frozen ? '(frozen)' : '(running)';

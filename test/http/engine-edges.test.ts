@@ -3,7 +3,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../support/harness.ts';
-import { advance, generated, getSubscriber, makeClient, makeTemplate, payPurchase, sandboxAt, subscribe, subscriberBody, type Box, createPurchase } from '../builders/engine.ts';
+import { advance, createPurchase, generated, getSubscriber, makeClient, makeTemplate, payPurchase, sandboxAt, subscribe, subscriberBody, type Box } from '../builders/engine.ts';
 import { createTemplate } from '../../src/domain/billing-templates.ts';
 import { writeClient } from '../../src/domain/clients.ts';
 import { addSubscriber } from '../../src/engine/billing.ts';
@@ -83,5 +83,30 @@ describe('advance bounds', () => {
     expect(century.status).toBe(400);
     expect((century.body as Record<string, { code: string }[]>).by?.[0]?.code).toBe('max_value');
     expect((await box.req('GET', '/sim/v1/clock')).body).toEqual({ now: '2028-02-29T12:00:00.000Z', frozen: true });
+  });
+});
+
+describe('GET /purchases/ filters', () => {
+  it('narrows by client_id, billing_template_id and status, and its next link keeps the filters', async () => {
+    const box = await sandboxAt(h, '2026-01-30T12:00:00Z');
+    const template = await makeTemplate(box);
+    const ada = await makeClient(box);
+    const bob = await makeClient(box, { email: 'bob@example.com' });
+    const { purchase: first } = await subscribe(box, template.id, subscriberBody(ada.id, '2026-02-03'));
+    await payPurchase(box, first!.id);
+    await createPurchase(box, ada.id);
+    await createPurchase(box, ada.id);
+    await createPurchase(box, bob.id);
+    const ids = async (query: string) => ((await box.req('GET', `/api/v1/purchases/?${query}`)).body as { results: { id: string }[] }).results.length;
+    expect(await ids(`client_id=${ada.id}`)).toBe(3);
+    expect(await ids(`client_id=${bob.id}`)).toBe(1);
+    expect(await ids(`billing_template_id=${template.id}`)).toBe(1);
+    expect(await ids(`status=paid`)).toBe(1);
+    expect(await ids(`client_id=${ada.id}&status=created`)).toBe(2);
+    const page = (await box.req('GET', `/api/v1/purchases/?client_id=${ada.id}&page_size=2`)).body as { next: string };
+    expect(page.next).toBe(`${h.origin}/api/v1/purchases/?client_id=${ada.id}&page=2&page_size=2`);
+    const bad = await box.req('GET', '/api/v1/purchases/?status=lost');
+    expect(bad.status).toBe(400);
+    expect(Object.keys(bad.body as object)).toEqual(['status']);
   });
 });

@@ -4,7 +4,7 @@
 import { writeClient } from '../../domain/clients.ts';
 import { errors, fieldError } from '../../domain/errors.ts';
 import { createPurchase, withStatus } from '../../domain/purchases.ts';
-import type { Client, Input } from '../../domain/types.ts';
+import type { Client, Input, Purchase } from '../../domain/types.ts';
 import { assertCancellable, chargeWithToken, payAtCheckout } from '../../engine/payments.ts';
 import { awaitPayment, savePurchase } from '../../engine/records.ts';
 import { deleteToken } from '../../engine/tokens.ts';
@@ -25,7 +25,11 @@ export const purchaseHandlers: Record<string, SandboxHandler> = {
   },
 
   listPurchases: ({ sandbox, query, url, origin }) => {
-    const page = paginate(sandbox.purchases.values(), query, url);
+    const matches = (purchase: Purchase) =>
+      (query.client_id === undefined || purchase.client_id === query.client_id) &&
+      (query.billing_template_id === undefined || purchase.billing_template_id === query.billing_template_id) &&
+      (query.status === undefined || purchase.status === query.status);
+    const page = paginate([...sandbox.purchases.values()].filter(matches), query, url);
     return ok({ ...page, results: page.results.map((purchase) => presentPurchase(purchase, origin)) });
   },
 
