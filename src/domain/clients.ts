@@ -2,10 +2,8 @@
 // contact details optional). Deleting one is refused while a subscriber refers to it.
 
 import { ErrorCollector, errors } from './errors.ts';
-import { mergeWritable, rejectChanges, SERVER_FIELDS, type WriteMode } from './fields.ts';
-import type { Context } from './context.ts';
-import { unixSeconds } from './context.ts';
-import type { Client, Input } from './types.ts';
+import { resourceWriter } from './fields.ts';
+import type { Client } from './types.ts';
 
 const WRITABLE = [
   'email',
@@ -42,19 +40,7 @@ const DEFAULTS: ClientDetails = {
 };
 
 /** Creates, replaces (PUT) or patches a client; `email` is required by the schema on create and PUT. */
-export function writeClient(mode: WriteMode, stored: Client | undefined, input: Input, ctx: Context): Client {
-  const errs = new ErrorCollector();
-  rejectChanges(errs, input, stored ?? {}, SERVER_FIELDS, 'set by the server');
-  errs.throwIfAny();
-  const now = unixSeconds(ctx.clock.now());
-  return {
-    id: stored?.id ?? ctx.ids.uuid(),
-    type: 'client',
-    created_on: stored?.created_on ?? now,
-    updated_on: now,
-    ...mergeWritable(mode, DEFAULTS, stored, input, WRITABLE),
-  };
-}
+export const writeClient = resourceWriter<Client, (typeof WRITABLE)[number]>('client', WRITABLE, DEFAULTS);
 
 const snapshots = new WeakMap<Client, ClientDetails>();
 

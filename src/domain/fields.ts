@@ -3,8 +3,9 @@
 // object and PUTs it back must not fail); a different value is rejected with code `read_only`.
 
 import { isDeepStrictEqual } from 'node:util';
+import { unixSeconds, type Context } from './context.ts';
 import { ErrorCollector, errors } from './errors.ts';
-import type { Input } from './types.ts';
+import type { Input, Resource } from './types.ts';
 
 /** Fields the server sets on every resource; they are read-only everywhere. */
 export const SERVER_FIELDS = ['id', 'type', 'created_on', 'updated_on'] as const;
@@ -66,4 +67,24 @@ export function mergeWritable<T extends object>(
     if (field in input) base[field] = structuredClone(input[field]);
   }
   return base as T;
+}
+
+/**
+ * The create / PUT / PATCH of a resource whose only rules are its schema's and the read-only
+ * server fields (clients, webhooks): the server fields, then the writable ones merged per mode.
+ */
+export function resourceWriter<T extends Resource, W extends keyof T & string>(type: T['type'], writable: readonly W[], defaults: Pick<T, W>) {
+  return (mode: WriteMode, stored: T | undefined, input: Input, ctx: Context): T => {
+    const errs = new ErrorCollector();
+    rejectChanges(errs, input, stored ?? {}, SERVER_FIELDS, 'set by the server');
+    errs.throwIfAny();
+    const now = unixSeconds(ctx.clock.now());
+    return {
+      id: stored?.id ?? ctx.ids.uuid(),
+      type,
+      created_on: stored?.created_on ?? now,
+      updated_on: now,
+      ...mergeWritable<Pick<T, W>>(mode, defaults, stored, input, writable),
+    } as T;
+  };
 }
