@@ -1,10 +1,13 @@
-// `billing-sim serve [--port N] [--host H] [--data FILE] [--seed N] [--secret S] [--quiet]`.
+// `billing-sim serve [--port N] [--host H] [--data FILE] [--seed N] [--secret S] [--quiet]` and
+// `billing-sim contract [--base-url URL --token T] [--token2 T] [--junit FILE]`.
 // Parses flags into options and calls the library; nothing else happens here.
 
 import { parseArgs } from 'node:util';
 import { DEFAULT_HOST, DEFAULT_PORT, startSimulator } from './index.ts';
 
 const USAGE = `usage: billing-sim serve [--port N] [--host HOST] [--data FILE] [--seed N] [--secret SECRET] [--quiet]
+       billing-sim contract [--base-url URL --token TOKEN] [--token2 TOKEN] [--junit FILE]
+         checks a server against openapi.yaml (without --base-url: this simulator)
   --port    port to listen on (default ${DEFAULT_PORT}, or env PORT)
   --host    address to bind (default ${DEFAULT_HOST})
   --data    persist sandboxes to this JSON file and load them at start
@@ -54,6 +57,11 @@ async function serve(args: string[]): Promise<void> {
 const [command = 'serve', ...rest] = process.argv.slice(2);
 try {
   if (command === 'serve') await serve(rest);
+  else if (command === 'contract') {
+    // Loaded only for this command: the suite brings vitest.
+    const { runContract } = await import('../contract-tests/run.ts');
+    process.exit(await runContract(rest));
+  }
   else if (command === 'help' || command === '--help') console.log(USAGE);
   else throw new Error(`unknown command "${command}"`);
 } catch (error) {
