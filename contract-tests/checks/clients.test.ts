@@ -15,6 +15,7 @@ import {
   later,
   subscriberBody,
   unique,
+  withoutUpdatedOn,
   UNKNOWN_ID,
 } from '../lib/primitives.ts';
 import {
@@ -63,8 +64,6 @@ async function read(api: ApiClient, id: string): Promise<Node> {
   expect(res.status, `GET ${path(id)}`).toBe(200);
   return res.body as Node;
 }
-
-const withoutUpdatedOn = ({ updated_on, ...rest }: Node) => rest;
 
 /** A list page link as a path under the API base, for the client. */
 function relative(target: TargetConfig, link: string): string {

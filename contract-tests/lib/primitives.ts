@@ -144,6 +144,29 @@ export function monthlyTemplate(brand: string, overrides: Node = {}): Node {
 /** Charged at period end: add_subscriber makes the subscriber active at once. */
 export const ACTIVE_AT_ONCE = { subscription_charge_period_end: true };
 
+/** The four cycle fields of the spec's rules 1–3, with a value other than the monthly body's. */
+export const CYCLE: Record<string, unknown> = {
+  subscription_period: 3,
+  subscription_period_units: 'weeks',
+  subscription_charge_period_end: true,
+  subscription_trial_periods: 2,
+};
+/** Required like the cycle fields on a subscription template ("required if is_subscription is true"). */
+export const DUE_PERIOD: Record<string, unknown> = { subscription_due_period: 14, subscription_due_period_units: 'weeks' };
+/** Spec defaults of the subscription_* fields (Default column). */
+export const SUBSCRIPTION_DEFAULTS: Record<string, unknown> = {
+  subscription_period: 1,
+  subscription_period_units: 'months',
+  subscription_due_period: 7,
+  subscription_due_period_units: 'days',
+  subscription_charge_period_end: false,
+  subscription_trial_periods: 0,
+  subscription_paused: false,
+};
+
+/** Template fields for purchases in another currency and time zone. */
+export const zoned = (currency: string, timezone: string) => ({ purchase: { currency, timezone, products: [{ name: 'Plan', price: 2990 }] } });
+
 /** A one-time template (is_subscription false); `due` is an integer Unix-seconds instant. */
 export function oneTimeTemplate(brand: string, due: number, overrides: Node = {}): Node {
   return {
@@ -218,6 +241,22 @@ export function expectAbsoluteUrl(url: unknown): void {
   expect(new URL(url as string).protocol).toMatch(/^https?:$/);
 }
 
+/** A record without its updated_on, which any accepted write may move, even one that changes nothing. */
+export const withoutUpdatedOn = ({ updated_on, ...rest }: Node) => rest;
+
+/**
+ * Reads `path` now and answers an assertion that it still reads the same (updated_on aside): for
+ * a rejected request, which must change nothing.
+ */
+export async function snapshot(api: ApiClient, path: string): Promise<() => Promise<void>> {
+  const before = (await api.get(path)).body as Node;
+  return async () => {
+    const after = await api.get(path);
+    expect(after.status, `GET ${path}`).toBe(200);
+    expect(withoutUpdatedOn(after.body), `a rejected request must change nothing at ${path}`).toEqual(withoutUpdatedOn(before));
+  };
+}
+
 /**
  * Nothing with this marker was created: the newest objects of a collection (a created object would
  * be among them, lists being newest first) carry no `marker` at the dotted `path`.
@@ -234,4 +273,23 @@ export function getPath(value: unknown, path: string[]): any {
   let node: any = value;
   for (const key of path) node = node == null ? undefined : node[key];
   return node;
+}
+
+/** Sets a value at a path of keys, creating objects (or arrays, before a numeric key) on the way. */
+export function setPath(target: Node, path: string[], value: unknown): void {
+  let node: any = target;
+  path.forEach((key, index) => {
+    if (index === path.length - 1) {
+      node[key] = value;
+      return;
+    }
+    if (node[key] == null || typeof node[key] !== 'object') node[key] = /^\d+$/.test(path[index + 1]!) ? [] : {};
+    node = node[key];
+  });
+}
+
+/** Removes the value at a path of keys, where its parent exists. */
+export function deletePath(target: Node, path: string[]): void {
+  const parent = getPath(target, path.slice(0, -1));
+  if (parent && typeof parent === 'object') delete parent[path[path.length - 1]!];
 }

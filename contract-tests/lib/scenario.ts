@@ -1,8 +1,9 @@
 // Builders for the contract checks: an account to work in (the main account, or a simulator sandbox
 // frozen at a chosen instant), clients, templates, subscribers, purchases, simulated payments,
-// saved tokens and clock advances, all over HTTP, on the bodies of primitives.ts. Each builder
-// asserts the status it needs, so a check fails at the step that broke. Dates are "YYYY-MM-DD" days
-// in the template's time zone; instants are Unix seconds (`at()`).
+// saved tokens and clock advances, all over HTTP, on the bodies of primitives.ts; a check usually
+// starts from mainTemplate() or sandboxTemplate() (a client and a template) or their subscribed
+// twins. Each builder asserts the status it needs, so a check fails at the step that broke. Dates
+// are "YYYY-MM-DD" days in the template's time zone; instants are Unix seconds (`at()`).
 //
 // Where a builder needs the brand: the main account's is looked up (primitives.ts, `brandId`); a
 // sandbox made here returns its brand_id when it is created. The builders that create clients,
@@ -16,19 +17,26 @@ import { expect } from 'vitest';
 import { check, target, type CheckContext, type CheckSpec } from './check.ts';
 import { ApiClient, type Reply } from './client.ts';
 import {
+  addDays,
   brandId,
   clientBody,
   expectError,
   expectRejected,
   expectStatus,
   expectSuccess,
+  is2xx,
+  later,
   monthlyTemplate,
   oneTimeTemplate,
   purchaseBody,
+  subscriberBody,
+  withoutUpdatedOn,
 } from './primitives.ts';
 
 export type { Client, Email, Errors, List, Purchase, PurchaseDetails, Subscriber, Template, Token } from './records.ts';
 import type { Client, Email, Errors, List, Purchase, Subscriber, Template, Token } from './records.ts';
+
+type Node = Record<string, any>;
 
 // --------------------------------------------------------------------------------- accounts
 
@@ -54,6 +62,12 @@ export async function mainClient(api: ApiClient) {
   return { account, client: await makeClient(account) };
 }
 
+/** The main account with a new client and a new subscription template built from `overrides`. */
+export async function mainTemplate(api: ApiClient, overrides: Record<string, unknown> = {}) {
+  const { account, client } = await mainClient(api);
+  return { account, client, template: await makeTemplate(account, overrides) };
+}
+
 /**
  * A fresh simulator sandbox whose clock is frozen at `now` (like `sandboxAt` of the check context,
  * plus its brand_id). Only in checks that require 'clock'.
@@ -62,6 +76,24 @@ export async function sandbox(api: ApiClient, now: string): Promise<Account> {
   const created = await api.sim.post('/sandboxes', { now, frozen: true }, { token: null });
   expectStatus(created, 201, 'POST /sim/v1/sandboxes');
   return { api: api.withToken(created.body.token as string), brandId: created.body.brand_id as string };
+}
+
+/**
+ * The instant a check's sandbox is frozen at unless it needs another: today is Jan 30 in UTC, so
+ * the earliest subscription_deduction_date is Feb 3, and "tomorrow" is 2026-01-31T12:00:00Z.
+ */
+export const SANDBOX_NOW = '2026-01-30T12:00:00Z';
+
+/** A sandbox frozen at `now` with a new client. */
+export async function sandboxClient(api: ApiClient, now = SANDBOX_NOW) {
+  const account = await sandbox(api, now);
+  return { account, client: await makeClient(account) };
+}
+
+/** A sandbox frozen at `now` with a new client and a new subscription template built from `overrides`. */
+export async function sandboxTemplate(api: ApiClient, now: string, overrides: Record<string, unknown> = {}) {
+  const { account, client } = await sandboxClient(api, now);
+  return { account, client, template: await makeTemplate(account, overrides) };
 }
 
 // ------------------------------------------------------------------------------------ lists
@@ -114,6 +146,39 @@ export async function getTemplate(account: Account, id: string): Promise<Templat
   return expectStatus(await account.api.get(`/billing_templates/${id}/`), 200, 'get template') as Template;
 }
 
+/** A template's path: `/billing_templates/{id}/`. */
+export const templatePath = (id: string) => `/billing_templates/${id}/`;
+
+/** GET of a template that must answer 200, as a plain record: to compare and index field by field. */
+export async function readTemplate(api: ApiClient, id: string): Promise<Node> {
+  const res = await api.get(templatePath(id));
+  expect(res.status, `GET ${templatePath(id)}`).toBe(200);
+  return res.body as Node;
+}
+
+/** A rejected request changed nothing: the template reads back exactly as `before` (updated_on aside). */
+export async function expectTemplateUnchanged(api: ApiClient, before: Node): Promise<void> {
+  const after = await readTemplate(api, before.id);
+  expect(withoutUpdatedOn(after), 'a rejected request must change nothing').toEqual(withoutUpdatedOn(before));
+}
+
+/**
+ * An edit of the template `before` that sent read-only `fields` did not change them: the request
+ * was rejected and nothing changed, or it succeeded and neither its answer nor the stored template
+ * carries the sent values.
+ */
+export async function expectNotApplied(api: ApiClient, before: Node, res: Reply, fields: string[]): Promise<void> {
+  if (!is2xx(res)) {
+    expectRejected(res);
+    return expectTemplateUnchanged(api, before);
+  }
+  const after = await readTemplate(api, before.id);
+  for (const field of fields) {
+    expect(res.body[field], `the answer must not show a changed ${field}`).toEqual(before[field]);
+    expect(after[field], `the stored ${field} must not change`).toEqual(before[field]);
+  }
+}
+
 export const patchTemplate = (account: Account, id: string, body: Record<string, unknown>) =>
   account.api.patch(`/billing_templates/${id}/`, body);
 
@@ -133,6 +198,22 @@ export async function subscribe(where: Where, templateId: string, body: Record<s
     purchase: Purchase | null;
   };
   return { subscriber: created.billing_template_client, purchase: created.purchase };
+}
+
+/** mainTemplate(), and its client subscribed with the cycle starting on `deduction`. */
+export async function mainSubscriber(api: ApiClient, templateOverrides: Record<string, unknown> = {}, deduction = later()) {
+  return subscribeScene(await mainTemplate(api, templateOverrides), deduction);
+}
+
+/** sandboxTemplate(), and its client subscribed with the cycle starting on `deduction` (`fields` added to the body). */
+export async function sandboxSubscriber(api: ApiClient, now: string, overrides: Record<string, unknown>, deduction: string, fields: Record<string, unknown> = {}) {
+  return subscribeScene(await sandboxTemplate(api, now, overrides), deduction, fields);
+}
+
+/** The scene's client subscribed to its template, the cycle starting on `deduction` (`fields` added to the body). */
+async function subscribeScene<S extends { account: Account; client: Client; template: Template }>(scene: S, deduction: string, fields: Record<string, unknown> = {}) {
+  const { subscriber, purchase } = await subscribe(scene.account, scene.template.id, subscriberBody(scene.client.id, deduction, fields));
+  return { ...scene, subscriber, purchase };
 }
 
 export async function getSubscriber(account: Account, templateId: string, id: string): Promise<Subscriber> {
@@ -184,6 +265,22 @@ export async function advanceTo(account: Account, iso: string): Promise<{ now: s
 }
 
 export const outbox = (account: Account) => listAll<Email>(account.api.sim, '/outbox');
+
+/** Advances to `iso`, then answers the `issued` days of the template's purchases for the client, oldest first. */
+export async function issuedBy(account: Account, templateId: string, clientId: string, iso: string): Promise<string[]> {
+  await advanceTo(account, iso);
+  return (await generated(account, templateId, clientId)).map((p) => p.issued!);
+}
+
+/**
+ * Pins the day of a billing, not its hour: by the last second of the day before `day` the client's
+ * purchases of the template were issued on the days `earlier`, by the last second of `day` on those
+ * and `day`. (That a billing runs at 00:00 in the template's time zone is DESIGN.md §4.4's decision.)
+ */
+export async function expectBilledOn(account: Account, templateId: string, clientId: string, day: string, earlier: string[] = []): Promise<void> {
+  expect(await issuedBy(account, templateId, clientId, `${addDays(day, -1)}T23:59:59Z`)).toEqual(earlier);
+  expect(await issuedBy(account, templateId, clientId, `${day}T23:59:59Z`)).toEqual([...earlier, day]);
+}
 
 /**
  * Saves a recurring token for `clientId` as a client does: a purchase paid at checkout with the

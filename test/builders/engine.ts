@@ -25,16 +25,51 @@ export const at = (iso: string): number => {
   return ms / 1000;
 };
 
+export const DAY = 86_400;
+
 /** A fresh sandbox whose clock is frozen at `now`. */
 export async function sandboxAt(h: Harness, now: string): Promise<Box> {
   const { token, brandId } = await h.newSandbox({ now, frozen: true });
   return { h, token, brandId, req: (method, path, body) => h.request(method, path, { token, body }) };
 }
 
+/** A fresh sandbox frozen at `now` with one client. */
+export async function sandboxWithClient(h: Harness, now: string) {
+  const box = await sandboxAt(h, now);
+  const client = await makeClient(box);
+  return { box, client };
+}
+
+/** A fresh sandbox frozen at `now` with one client and a template built from `overrides`. */
+export async function sandboxWithTemplate(h: Harness, now: string, overrides: Record<string, unknown> = {}) {
+  const { box, client } = await sandboxWithClient(h, now);
+  const template = await makeTemplate(box, overrides);
+  return { box, client, template };
+}
+
+/**
+ * A subscriber launched on the day of `now` the way the spec's pending row does it: added (charge
+ * at period start, no trials), then its first purchase paid at once.
+ */
+export async function launchSubscriber(h: Harness, now: string, templateOverrides: Record<string, unknown> = {}, subscriberOverrides: Record<string, unknown> = {}) {
+  const { box, client, template } = await sandboxWithTemplate(h, now, templateOverrides);
+  const deduction = new Date(Date.parse(now) + 10 * 86_400_000).toISOString().slice(0, 10);
+  const { subscriber, purchase } = await subscribe(box, template.id, subscriberBody(client.id, deduction, subscriberOverrides));
+  expect(subscriber.status).toBe('pending');
+  await payPurchase(box, purchase!.id);
+  return { box, client, template, subscriber, first: purchase! };
+}
+
 const expectStatus = (call: Call, status: number, what: string) => {
   expect(call.status, `${what}: ${call.text.slice(0, 500)}`).toBe(status);
   return call.body;
 };
+
+/** A 400 that names exactly `field` (whatever the code: the decisions name none for it). */
+export function expectField(call: Call, field: string) {
+  expect(call.status, call.text).toBe(400);
+  expect(Object.keys(call.body as Errors), call.text).toEqual([field]);
+}
 
 /** Asserts a 400 whose body names `field`, and only it, with `code` among its errors. */
 export function expectRejected(call: Call, field: string, code: string): void {
@@ -58,6 +93,9 @@ export async function makeOneTimeTemplate(box: Box, overrides: Record<string, un
   const call = await box.req('POST', '/api/v1/billing_templates/', oneTimeBody(box.brandId, overrides));
   return expectStatus(call, 201, 'create one-time template') as Template;
 }
+
+/** Charged at period end: add_subscriber makes the subscriber active at once. */
+export const ACTIVE_AT_ONCE = { subscription_charge_period_end: true };
 
 /** A template whose purchase details use `timezone`. */
 export const inZone = (timezone: string, overrides: Record<string, unknown> = {}) => ({
@@ -127,8 +165,16 @@ export async function generated(box: Box, templateId: string, clientId?: string)
     .reverse();
 }
 
+/** What a clock advance reports as processed when it ran nothing. */
+export const NOTHING_PROCESSED = { billings: 0, first_deductions: 0, charges: 0, executions: 0, overdue: 0 };
+
 export async function events(box: Box): Promise<SimEvent[]> {
   return (expectStatus(await box.req('GET', '/sim/v1/events?page_size=1000'), 200, 'events') as List<SimEvent>).results;
+}
+
+/** The types of the events recorded for one object, newest first. */
+export async function eventTypesOf(box: Box, objectId: string) {
+  return (await events(box)).filter((e) => e.object_id === objectId).map((e) => e.event_type);
 }
 
 export async function outbox(box: Box): Promise<Email[]> {
@@ -147,6 +193,9 @@ export const purchaseBody = (box: Box, clientId: string, overrides: Record<strin
   purchase: { currency: 'EUR', products: [{ name: 'Consulting hour', price: 1200 }] },
   ...overrides,
 });
+
+/** The fields of a force_recurring purchase of `serviceType` due at the instant `due` (Unix seconds). */
+export const typed = (serviceType: 'ONEDAY' | 'TWODAY', due: number) => ({ force_recurring: true, service_type: serviceType, due });
 
 export async function createPurchase(box: Box, clientId: string, overrides: Record<string, unknown> = {}): Promise<Purchase> {
   const call = await box.req('POST', '/api/v1/purchases/', purchaseBody(box, clientId, overrides));

@@ -1,0 +1,330 @@
+// Billing templates created and read: the fields sent and the spec's defaults, the list, what a
+// template puts on the Purchases it generates, the computed purchase.total, and GET /payment_methods/
+// with the payment_method_whitelist that takes its names.
+
+import { describe, expect } from 'vitest';
+import { check } from '../lib/check.ts';
+import {
+  addDays,
+  brandId,
+  dayIn,
+  expectError,
+  expectRejected,
+  expectSuccess,
+  futureDue,
+  later,
+  monthlyTemplate,
+  nowSeconds,
+  oneTimeTemplate,
+  paymentMethods,
+  subscriberBody,
+  SUBSCRIPTION_DEFAULTS,
+  today,
+  unique,
+} from '../lib/primitives.ts';
+import {
+  makeClient,
+  makeOneTimeTemplate,
+  makeTemplate,
+  readTemplate as read,
+  subscribe,
+  templatePath as path,
+} from '../lib/scenario.ts';
+
+type Node = Record<string, any>;
+
+const TABLE = 'Spec, BillingTemplate table';
+const RULES = 'Spec, Rules on the subscription fields';
+const READ_ONLY_CODE = 'DESIGN.md §4.10: "Sending a read-only field with a value different from the stored one → 400 with code read_only"';
+const ERRORS = 'DESIGN.md §3 Errors';
+
+describe('billing templates', () => {
+  // ------------------------------------------------------------------ create, read, list
+
+  check(
+    {
+      id: 'BT-CREATE-SUBSCRIPTION',
+      title: 'A subscription template (is_subscription true) is created with the fields sent, and reads back the same',
+      cites: `${TABLE}; ${RULES} 1; openapi.yaml createBillingTemplate, getBillingTemplate`,
+    },
+    async ({ api }) => {
+      const body = monthlyTemplate(await brandId(api), { title: `Monthly ${unique()}`, subscription_trial_periods: 1, subscription_due_period: 10 });
+      const res = await api.post('/billing_templates/', body);
+      expectSuccess(res, 'POST /billing_templates/');
+      const { purchase, ...fields } = body;
+      expect(res.body).toMatchObject(fields);
+      expect(res.body.purchase).toMatchObject({ currency: 'EUR', products: [{ name: 'Pro plan', price: 2900 }] });
+      expect(await read(api, res.body.id)).toEqual(res.body);
+    },
+  );
+
+  check(
+    {
+      id: 'BT-CREATE-ONE-TIME',
+      title: 'A one-time template (is_subscription false) is created with its invoice fields: issued, due, skip_capture, send_receipt',
+      cites: `${TABLE}: issued, due ("required if is_subscription is false"), skip_capture, send_receipt`,
+    },
+    async (ctx) => {
+      const { api } = ctx;
+      const due = await futureDue(ctx);
+      const issued = addDays(await today(ctx), 1);
+      const body = oneTimeTemplate(await brandId(api), due, { issued, skip_capture: true, send_receipt: true, title: `One-time ${unique()}` });
+      const res = await api.post('/billing_templates/', body);
+      expectSuccess(res, 'POST /billing_templates/');
+      const { purchase, ...fields } = body;
+      expect(res.body).toMatchObject(fields);
+      expect(await read(api, res.body.id)).toEqual(res.body);
+    },
+  );
+
+  check(
+    { id: 'BT-CREATE-STATUS', title: 'Creating a template answers 201', cites: `${ERRORS}: "201 create"; openapi.yaml createBillingTemplate`, level: 'informative' },
+    async ({ api }) => {
+      const res = await api.post('/billing_templates/', monthlyTemplate(await brandId(api)));
+      expect(res.status).toBe(201);
+    },
+  );
+
+  check(
+    {
+      id: 'BT-DEFAULTS-SUBSCRIPTION',
+      title: 'Omitted fields of a subscription template take the spec defaults: issued null, due null, skip_capture false, subscription_paused false, force_recurring false',
+      cites: `${TABLE}, Default column; Spec: "a boolean (default false) that forces saving"; send_receipt either (DESIGN.md §4.11)`,
+    },
+    async ({ api }) => {
+      const created = await makeTemplate(api);
+      const stored = await read(api, created.id);
+      expect(stored).toMatchObject({ issued: null, due: null, skip_capture: false, subscription_paused: false, force_recurring: false });
+      // The spec's field definition says false and its prose true: either is conformant.
+      expect(typeof stored.send_receipt).toBe('boolean');
+    },
+  );
+
+  check(
+    {
+      id: 'BT-DEFAULTS-ONE-TIME',
+      title: 'A one-time template holds the spec defaults of the subscription fields (period 1 months, due period 7 days, no charge at period end, 0 trials, not paused)',
+      cites: `${TABLE}, Default column: subscription_period 1, months, 7, days, false, 0, false`,
+    },
+    async (ctx) => {
+      const created = await makeOneTimeTemplate(ctx.api);
+      expect(await read(ctx.api, created.id)).toMatchObject({ ...SUBSCRIPTION_DEFAULTS, issued: null, skip_capture: false, force_recurring: false });
+    },
+  );
+
+  check(
+    {
+      id: 'BT-SEND-RECEIPT-DEFAULT',
+      title: 'send_receipt defaults to false (the simulator\'s choice; the spec says both false and true, and either is conformant)',
+      cites: 'DESIGN.md §4.11; Spec, BillingTemplate table: send_receipt "The two statements conflict"',
+      level: 'informative',
+    },
+    async (ctx) => {
+      expect((await makeTemplate(ctx.api)).send_receipt).toBe(false);
+      expect((await makeOneTimeTemplate(ctx.api)).send_receipt).toBe(false);
+    },
+  );
+
+  check(
+    { id: 'BT-LIST', title: 'GET /billing_templates/ lists a created template', cites: 'openapi.yaml listBillingTemplates; Spec: "the collection path /billing_templates/"' },
+    async ({ api }) => {
+      const template = await makeTemplate(api);
+      const res = await api.get('/billing_templates/?page_size=25');
+      expect(res.status).toBe(200);
+      expect(Object.keys(res.body).sort()).toEqual(['next', 'previous', 'results']);
+      expect((res.body.results as Node[]).find((t) => t.id === template.id)).toEqual(template);
+    },
+  );
+
+  check(
+    { id: 'BT-LIST-NEWEST-FIRST', title: 'Templates are listed newest first', cites: 'DESIGN.md §3 Formats: Lists "newest first"', level: 'informative' },
+    async ({ api }) => {
+      const first = await makeTemplate(api);
+      const second = await makeTemplate(api);
+      const ids = ((await api.get('/billing_templates/?page_size=25')).body.results as Node[]).map((t) => t.id);
+      expect(ids.indexOf(second.id), 'the newer template').toBeGreaterThanOrEqual(0);
+      expect(ids.indexOf(second.id), 'the newer template comes before the older one').toBeLessThan(ids.indexOf(first.id));
+    },
+  );
+
+  // ------------------------------------------------------------- generated purchases
+
+  const RICH_PURCHASE = {
+    currency: 'EUR',
+    products: [
+      { name: 'Pro plan', price: 2900, quantity: 2, discount: 300, tax_percent: 6, category: 'plans' },
+      { name: 'Setup', price: 1000 },
+    ],
+    timezone: 'Europe/Berlin',
+    language: 'de',
+    notes: 'Thank you',
+    due_strict: true,
+    email_message: 'Your invoice',
+  };
+
+  check(
+    {
+      id: 'BT-PURCHASE-COPIED-SUBSCRIPTION',
+      title: 'The purchase object is "Copied 1:1 to every generated Purchase, including subscription Purchases" (pending subscriber\'s purchase)',
+      cites: `${TABLE}: purchase "Copied 1:1 to every generated Purchase, including subscription Purchases"; What the service does 2`,
+    },
+    async (ctx) => {
+      const template = await makeTemplate(ctx.api, { purchase: RICH_PURCHASE });
+      const added = await subscribe(ctx.api, template.id, subscriberBody((await makeClient(ctx.api)).id, later()));
+      expect(added.purchase, 'a pending subscriber comes with its purchase').not.toBeNull();
+      expect(added.purchase!.purchase).toEqual(template.purchase);
+      expect(added.purchase!.billing_template_id).toBe(template.id);
+    },
+  );
+
+  check(
+    {
+      id: 'BT-PURCHASE-COPIED-ONE-TIME',
+      title: 'send_invoice: the purchase object is copied 1:1, and due, skip_capture, send_receipt and issued are set from the template',
+      cites: `${TABLE}: purchase "Copied 1:1 to every generated Purchase"; issued, due, skip_capture, send_receipt "Sets … on generated Purchases"; Spec, Send invoices`,
+    },
+    async (ctx) => {
+      const { api } = ctx;
+      const issued = addDays(await today(ctx, 'Europe/Berlin'), 1);
+      const template = await makeOneTimeTemplate(ctx.api, { purchase: RICH_PURCHASE, issued, skip_capture: true, send_receipt: true });
+      const client = await makeClient(api);
+      const sent = expectSuccess(await api.post(`${path(template.id)}send_invoice/`, { client_id: client.id }), 'a one-time invoice');
+      expect(sent.purchase).toEqual(template.purchase);
+      expect(sent).toMatchObject({ issued, due: template.due, skip_capture: true, send_receipt: true, client_id: client.id, billing_template_id: template.id });
+    },
+  );
+
+  check(
+    {
+      id: 'BT-ISSUED-DEFAULT-TODAY',
+      title: 'issued omitted: generated Purchases are issued on "the current day in purchase.timezone" (UTC+14 and UTC−11)',
+      cites: `${TABLE}: issued "When omitted, generated from the current day in purchase.timezone"`,
+    },
+    async (ctx) => {
+      const { api } = ctx;
+      const client = await makeClient(api);
+      for (const timezone of ['Pacific/Kiritimati', 'Pacific/Pago_Pago']) {
+        const template = await makeOneTimeTemplate(ctx.api, { purchase: { currency: 'EUR', timezone, products: [{ name: 'Ticket', price: 1500 }] } });
+        const sent = expectSuccess(await api.post(`${path(template.id)}send_invoice/`, { client_id: client.id }), 'a one-time invoice');
+        expect(sent.issued, `issued in ${timezone}`).toBe(dayIn(await nowSeconds(ctx), timezone));
+      }
+    },
+  );
+
+  // -------------------------------------------------------------------------- total
+
+  check(
+    {
+      id: 'BT-TOTAL-COMPUTED',
+      title: 'purchase.total is computed from the products: 3 × 1000 + 2 × 250 = 3500',
+      cites: `${TABLE}: purchase "Core Purchase information: products, total, currency"; openapi.yaml PurchaseDetails.total (computed, read-only)`,
+    },
+    async ({ api }) => {
+      const products = [
+        { name: 'Seat', price: 1000, quantity: 3 },
+        { name: 'Add-on', price: 250, quantity: 2 },
+      ];
+      const template = await makeTemplate(api, { purchase: { currency: 'EUR', products } });
+      expect(template.purchase.total).toBe(3500);
+      expect((await read(api, template.id)).purchase.total).toBe(3500);
+    },
+  );
+
+  check(
+    {
+      id: 'BT-TOTAL-FORMULA',
+      title: 'purchase.total = Σ (round(price × quantity) − discount) + round(line × tax_percent / 100), recomputed on edit',
+      cites: 'openapi.yaml PurchaseDetails.total',
+      level: 'informative',
+    },
+    async ({ api }) => {
+      const products = [
+        { name: 'Hours', price: 999, quantity: 1.25, discount: 100, tax_percent: 7.5 }, // 1249 − 100 = 1149, + 86 = 1235
+        { name: 'Pro plan', price: 2900, tax_percent: 6 }, // 2900 + 174 = 3074
+      ];
+      const template = await makeTemplate(api, { purchase: { currency: 'EUR', products } });
+      expect(template.purchase.total).toBe(4309);
+      const patched = await api.patch(path(template.id), { purchase: { currency: 'EUR', products: [{ name: 'Seat', price: 500, quantity: 2 }] } });
+      expect(patched.status).toBe(200);
+      expect(patched.body.purchase.total).toBe(1000);
+    },
+  );
+
+  check(
+    {
+      id: 'BT-TOTAL-READONLY',
+      title: 'purchase.total is read-only: an equal value is accepted, a different one → 400, "purchase.total": read_only',
+      cites: `openapi.yaml PurchaseDetails.total "a sent value must equal the stored total"; ${READ_ONLY_CODE}`,
+      level: 'informative',
+    },
+    async ({ api }) => {
+      const brand = await brandId(api);
+      const products = [{ name: 'Seat', price: 1000, quantity: 3 }];
+      expectError(await api.post('/billing_templates/', monthlyTemplate(brand, { purchase: { currency: 'EUR', products, total: 1 } })), 'purchase.total', 'read_only');
+      const res = await api.post('/billing_templates/', monthlyTemplate(brand, { purchase: { currency: 'EUR', products, total: 3000 } }));
+      expect(res.status).toBe(201);
+      expect(res.body.purchase.total).toBe(3000);
+    },
+  );
+
+  // ------------------------------------------------------------------ payment methods
+
+  const WHITELIST = 'Spec, BillingTemplateClient table: payment_method_whitelist "Payment method names as returned by GET /payment_methods/"';
+
+  check(
+    { id: 'BT-PAYMENT-METHODS-LIST', title: 'GET /payment_methods/ returns the payment method names', cites: `${WHITELIST}; openapi.yaml listPaymentMethods` },
+    async ({ api }) => {
+      const res = await api.get('/payment_methods/');
+      expect(res.status).toBe(200);
+      const names = res.body.available_payment_methods as string[];
+      expect(names.length, 'at least one payment method').toBeGreaterThan(0);
+      for (const name of names) expect(name.length, 'a non-empty name').toBeGreaterThan(0);
+      expect(new Set(names).size, 'names are unique').toBe(names.length);
+    },
+  );
+
+  check(
+    {
+      id: 'BT-PAYMENT-METHODS-WHITELIST',
+      title: 'The names of GET /payment_methods/ are accepted in payment_method_whitelist and "Copied 1:1 to Purchase.payment_method_whitelist"',
+      cites: `${WHITELIST}; "Copied 1:1 to Purchase.payment_method_whitelist of generated Purchases"`,
+    },
+    async (ctx) => {
+      const methods = await paymentMethods(ctx.api);
+      const template = await makeTemplate(ctx.api);
+      const added = await subscribe(ctx.api, template.id, subscriberBody((await makeClient(ctx.api)).id, later(), { payment_method_whitelist: methods }));
+      expect(added.subscriber.payment_method_whitelist).toEqual(methods);
+      expect(added.purchase?.payment_method_whitelist).toEqual(methods);
+    },
+  );
+
+  check(
+    {
+      id: 'BT-PAYMENT-METHODS-UNKNOWN-REJECTED',
+      title: 'A payment_method_whitelist name that GET /payment_methods/ does not return is rejected and no subscriber is stored',
+      cites: WHITELIST,
+    },
+    async (ctx) => {
+      const { api } = ctx;
+      const template = await makeTemplate(api, { subscription_trial_periods: 1 });
+      const body = subscriberBody((await makeClient(api)).id, later(), { payment_method_whitelist: ['no_such_method'] });
+      expect((await paymentMethods(api)).includes('no_such_method'), 'setup: the name must not be a payment method').toBe(false);
+      expectRejected(await api.post(`${path(template.id)}add_subscriber/`, body));
+      expect((await api.get(`${path(template.id)}clients/`)).body.results).toEqual([]);
+    },
+  );
+
+  check(
+    {
+      id: 'BT-PAYMENT-METHODS-UNKNOWN-REJECTED-CODE',
+      title: 'An unknown payment method name → 400, "payment_method_whitelist.0": invalid_choice',
+      cites: `${ERRORS}; openapi.yaml Error code "invalid_choice" ("or not an offered payment method")`,
+      level: 'informative',
+    },
+    async (ctx) => {
+      const template = await makeTemplate(ctx.api, { subscription_trial_periods: 1 });
+      const body = subscriberBody((await makeClient(ctx.api)).id, later(), { payment_method_whitelist: ['no_such_method'] });
+      expectError(await ctx.api.post(`${path(template.id)}add_subscriber/`, body), 'payment_method_whitelist.0', 'invalid_choice');
+    },
+  );
+});

@@ -1,0 +1,353 @@
+// Billing templates edited: the four cycle fields of the spec's "Rules on the subscription fields"
+// (required on create and on edits until a subscriber is launched, read-only after), and PUT, PATCH
+// and DELETE of a template.
+//
+// Read-only fields. The spec says a field is "read-only" or "cannot be changed" but not what the server
+// does with a request that sends it: the normative check is that the stored value never changes (the
+// request is rejected, or accepted without applying it); DESIGN.md §4.10 decides "400 with code
+// read_only", checked by the informative `…-CODE` twin. Missing required fields must be rejected
+// (normative) and nothing created or changed; the exact 400 and code are informative too.
+
+import { describe, expect } from 'vitest';
+import { check, type CheckContext } from '../lib/check.ts';
+import {
+  brandId,
+  CYCLE,
+  DUE_PERIOD,
+  expectError,
+  expectNotListed,
+  expectRejected,
+  expectSuccess,
+  later,
+  monthlyTemplate,
+  subscriberBody,
+  unique,
+  UNKNOWN_ID,
+  withoutUpdatedOn,
+} from '../lib/primitives.ts';
+import {
+  expectNotApplied,
+  expectTemplateUnchanged as expectUnchanged,
+  makeClient,
+  makeTemplate,
+  readTemplate as read,
+  subscribe,
+  templatePath as path,
+} from '../lib/scenario.ts';
+
+type Node = Record<string, any>;
+
+const TABLE = 'Spec, BillingTemplate table';
+const RULES = 'Spec, Rules on the subscription fields';
+const READ_ONLY_CODE = 'DESIGN.md §4.10: "Sending a read-only field with a value different from the stored one → 400 with code read_only"';
+const ERRORS = 'DESIGN.md §3 Errors';
+
+/** A subscription template with a launched (active) subscriber: a trial makes add_subscriber activate it. */
+async function launched(ctx: CheckContext): Promise<Node> {
+  const template = await makeTemplate(ctx.api, { subscription_trial_periods: 1 });
+  const client = await makeClient(ctx.api);
+  const added = await subscribe(ctx.api, template.id, subscriberBody(client.id, later()));
+  expect(added.subscriber.status, 'setup: a subscriber added to a template with a trial is active').toBe('active');
+  return read(ctx.api, template.id);
+}
+
+describe('billing templates', () => {
+  // ------------------------------------------------------------ cycle fields: rules 1 and 2
+
+  for (const field of [...Object.keys(CYCLE), ...Object.keys(DUE_PERIOD)]) {
+    const cycle = field in CYCLE;
+    const createCite = cycle
+      ? `${RULES} 1: "${field} … required when creating a template with is_subscription true"`
+      : `${TABLE}: ${field} "required if is_subscription is true"`;
+    const putCite = cycle
+      ? `${RULES} 2: "The same four fields are required when editing such a template, as long as no subscriber has been launched"`
+      : `${TABLE}: ${field} "required if is_subscription is true"; openapi.yaml updateBillingTemplate`;
+
+    check(
+      { id: `BT-CYCLE-REQUIRED-ON-CREATE-${field}`, title: `A subscription template without ${field} is rejected and not created`, cites: createCite },
+      async ({ api }) => {
+        const marker = unique();
+        const { [field]: omitted, ...body } = monthlyTemplate(await brandId(api), { title: marker });
+        expectRejected(await api.post('/billing_templates/', body), `a subscription template without ${field}`);
+        await expectNotListed(api, '/billing_templates/', 'title', marker);
+      },
+    );
+    check(
+      { id: `BT-CYCLE-REQUIRED-ON-CREATE-${field}-CODE`, title: `A subscription template without ${field} → 400, "${field}": required`, cites: ERRORS, level: 'informative' },
+      async ({ api }) => {
+        const { [field]: omitted, ...body } = monthlyTemplate(await brandId(api));
+        expectError(await api.post('/billing_templates/', body), field, 'required');
+      },
+    );
+    check(
+      { id: `BT-CYCLE-REQUIRED-ON-PUT-${field}`, title: `PUT without ${field}, no subscriber launched, is rejected and changes nothing`, cites: putCite },
+      async ({ api }) => {
+        const template = await read(api, (await makeTemplate(api)).id);
+        const { [field]: omitted, ...body } = monthlyTemplate(template.brand_id, { title: 'Changed' });
+        expectRejected(await api.put(path(template.id), body), `PUT without ${field}`);
+        await expectUnchanged(api, template);
+      },
+    );
+    check(
+      { id: `BT-CYCLE-REQUIRED-ON-PUT-${field}-CODE`, title: `PUT without ${field}, no subscriber launched → 400, "${field}": required`, cites: ERRORS, level: 'informative' },
+      async ({ api }) => {
+        const template = await makeTemplate(api);
+        const { [field]: omitted, ...body } = monthlyTemplate(template.brand_id);
+        expectError(await api.put(path(template.id), body), field, 'required');
+      },
+    );
+  }
+
+  check(
+    {
+      id: 'BT-CYCLE-EDITABLE-BEFORE-LAUNCH',
+      title: 'While no subscriber has been launched, PUT and PATCH change the four cycle fields',
+      cites: `${RULES} 2: "required when editing such a template, as long as no subscriber has been launched"`,
+    },
+    async ({ api }) => {
+      const template = await makeTemplate(api);
+      const put = await api.put(path(template.id), monthlyTemplate(template.brand_id, CYCLE));
+      expectSuccess(put, 'PUT with new cycle fields');
+      expect(await read(api, template.id)).toMatchObject(CYCLE);
+      const patch = await api.patch(path(template.id), { subscription_period: 5, subscription_trial_periods: 0 });
+      expectSuccess(patch, 'PATCH of cycle fields');
+      expect(await read(api, template.id)).toMatchObject({ ...CYCLE, subscription_period: 5, subscription_trial_periods: 0 });
+    },
+  );
+
+  check(
+    {
+      id: 'BT-CYCLE-EDITABLE-WHILE-PENDING',
+      title: 'A pending subscriber is not launched: the cycle fields stay editable',
+      cites: `${RULES} 3: "Once any client is activated … these four fields are read-only"; BillingTemplateClient status table: pending → active "the created Purchase is paid"`,
+    },
+    async (ctx) => {
+      const { api } = ctx;
+      const template = await makeTemplate(api);
+      const added = await subscribe(ctx.api, template.id, subscriberBody((await makeClient(api)).id, later()));
+      expect(added.subscriber.status, 'setup: without trial and charge at period end the subscriber is pending').toBe('pending');
+      expectSuccess(await api.patch(path(template.id), { subscription_period: 2 }), 'PATCH subscription_period with only a pending subscriber');
+      expect((await read(api, template.id)).subscription_period).toBe(2);
+    },
+  );
+
+  // --------------------------------------------------------------- cycle fields: rule 3
+
+  for (const [field, value] of Object.entries(CYCLE)) {
+    check(
+      {
+        id: `BT-CYCLE-READONLY-AFTER-LAUNCH-${field}`,
+        title: `Once a client is activated, ${field} is read-only: PATCH does not change it`,
+        cites: `${RULES} 3: "Once any client is activated … these four fields are read-only"`,
+      },
+      async (ctx) => {
+        const template = await launched(ctx);
+        // The launched template has a trial of 1; the other values differ from the monthly body's anyway.
+        const changed = field === 'subscription_trial_periods' ? 4 : value;
+        await expectNotApplied(ctx.api, template, await ctx.api.patch(path(template.id), { [field]: changed }), [field]);
+      },
+    );
+  }
+
+  check(
+    {
+      id: 'BT-CYCLE-READONLY-AFTER-LAUNCH-PUT',
+      title: 'Once a client is activated, a PUT with other cycle values does not change them',
+      cites: `${RULES} 3: "Once any client is activated … these four fields are read-only"`,
+    },
+    async (ctx) => {
+      const template = await launched(ctx);
+      const res = await ctx.api.put(path(template.id), monthlyTemplate(template.brand_id, { ...CYCLE, subscription_trial_periods: 4 }));
+      await expectNotApplied(ctx.api, template, res, Object.keys(CYCLE));
+    },
+  );
+
+  check(
+    {
+      id: 'BT-CYCLE-READONLY-AFTER-LAUNCH-CODE',
+      title: 'Once a client is activated, PATCH of each cycle field → 400 read_only',
+      cites: READ_ONLY_CODE,
+      level: 'informative',
+    },
+    async (ctx) => {
+      const template = await launched(ctx);
+      for (const [field, value] of Object.entries(CYCLE)) {
+        expectError(await ctx.api.patch(path(template.id), { [field]: field === 'subscription_trial_periods' ? 4 : value }), field, 'read_only');
+      }
+    },
+  );
+
+  check(
+    {
+      id: 'BT-CYCLE-NOT-REQUIRED-AFTER-LAUNCH',
+      title: 'Once a client is activated, the four fields are no longer required: a PUT without them succeeds and keeps them',
+      cites: `${RULES} 2: required "as long as no subscriber has been launched"; 3: read-only once any client is activated`,
+    },
+    async (ctx) => {
+      const template = await launched(ctx);
+      const body = monthlyTemplate(template.brand_id, { title: 'Renamed after launch' });
+      for (const field of Object.keys(CYCLE)) delete body[field];
+      expectSuccess(await ctx.api.put(path(template.id), body), 'PUT without the four cycle fields after launch');
+      const stored = await read(ctx.api, template.id);
+      expect(stored.title).toBe('Renamed after launch');
+      for (const field of Object.keys(CYCLE)) expect(stored[field], field).toEqual(template[field]);
+    },
+  );
+
+  check(
+    {
+      id: 'BT-HAS-ACTIVE-CLIENTS',
+      title: 'subscription_has_active_clients turns true once a subscriber is launched',
+      cites: 'openapi.yaml BillingTemplateFields.subscription_has_active_clients; DESIGN.md §3 read-only extras',
+      level: 'informative',
+    },
+    async (ctx) => {
+      expect((await makeTemplate(ctx.api)).subscription_has_active_clients).toBe(false);
+      expect((await launched(ctx)).subscription_has_active_clients).toBe(true);
+    },
+  );
+
+  // ------------------------------------------------------------------ PUT, PATCH, DELETE
+
+  check(
+    { id: 'BT-PUT', title: 'PUT replaces a template: the new title, purchase and cycle fields are stored', cites: `openapi.yaml updateBillingTemplate; ${RULES} 2` },
+    async ({ api }) => {
+      const template = await makeTemplate(api);
+      const body = monthlyTemplate(template.brand_id, {
+        ...CYCLE,
+        ...DUE_PERIOD,
+        title: 'Team plan, every 3 weeks',
+        purchase: { currency: 'USD', products: [{ name: 'Team plan', price: 9900 }] },
+      });
+      const res = await api.put(path(template.id), body);
+      expectSuccess(res, 'PUT');
+      const { purchase, ...fields } = body;
+      const stored = await read(api, template.id);
+      expect(stored).toMatchObject({ ...fields, id: template.id, created_on: template.created_on });
+      expect(stored.purchase).toMatchObject({ currency: 'USD', products: [{ name: 'Team plan', price: 9900 }], total: 9900 });
+      expect(res.body).toEqual(stored);
+    },
+  );
+
+  check(
+    {
+      id: 'BT-PUT-RESETS-OMITTED',
+      title: 'PUT is a full replacement: omitted optional fields return to their defaults',
+      cites: 'openapi.yaml updateBillingTemplate: "A full replacement"',
+      level: 'informative',
+    },
+    async ({ api }) => {
+      const template = await makeTemplate(api, { title: 'Named', force_recurring: true, subscription_paused: true });
+      const { title, ...body } = monthlyTemplate(template.brand_id);
+      expect((await api.put(path(template.id), body)).status).toBe(200);
+      expect(await read(api, template.id)).toMatchObject({ title: '', force_recurring: false, subscription_paused: false });
+    },
+  );
+
+  check(
+    {
+      id: 'BT-PUT-ROUNDTRIP',
+      title: 'A template read with GET can be PUT back unchanged (read-only fields with their stored values are accepted)',
+      cites: 'openapi.yaml info, Requests: "a client can GET an object and PUT it back"',
+      level: 'informative',
+    },
+    async ({ api }) => {
+      const template = await read(api, (await makeTemplate(api)).id);
+      const res = await api.put(path(template.id), template);
+      expect(res.status).toBe(200);
+      expect(withoutUpdatedOn(res.body)).toEqual(withoutUpdatedOn(template));
+    },
+  );
+
+  check(
+    { id: 'BT-PATCH', title: 'PATCH changes only the fields sent', cites: 'openapi.yaml patchBillingTemplate' },
+    async ({ api }) => {
+      const template = await read(api, (await makeTemplate(api, { subscription_trial_periods: 2 })).id);
+      const res = await api.patch(path(template.id), { title: 'Renamed' });
+      expectSuccess(res, 'PATCH');
+      const stored = await read(api, template.id);
+      expect(withoutUpdatedOn(stored)).toEqual(withoutUpdatedOn({ ...template, title: 'Renamed' }));
+      expect(stored.updated_on).toBeGreaterThanOrEqual(template.updated_on);
+    },
+  );
+
+  check(
+    {
+      id: 'BT-PATCH-PAUSED',
+      title: 'subscription_paused "Pauses the whole subscription": PATCH sets and clears it',
+      cites: `${TABLE}: subscription_paused "Pauses the whole subscription"; Spec, States: "Setting subscription_paused true on the template"`,
+    },
+    async ({ api }) => {
+      const template = await makeTemplate(api);
+      expectSuccess(await api.patch(path(template.id), { subscription_paused: true }), 'PATCH subscription_paused true');
+      expect((await read(api, template.id)).subscription_paused).toBe(true);
+      expectSuccess(await api.patch(path(template.id), { subscription_paused: false }), 'PATCH subscription_paused false');
+      expect((await read(api, template.id)).subscription_paused).toBe(false);
+    },
+  );
+
+  check(
+    { id: 'BT-DELETE', title: 'DELETE removes a template: it can no longer be read nor is it listed', cites: 'openapi.yaml deleteBillingTemplate' },
+    async ({ api }) => {
+      const template = await makeTemplate(api);
+      expectSuccess(await api.delete(path(template.id)), 'DELETE');
+      expectRejected(await api.get(path(template.id)), 'GET of the deleted template');
+      const listed = (await api.get('/billing_templates/?page_size=25')).body.results as Node[];
+      expect(listed.map((t) => t.id)).not.toContain(template.id);
+    },
+  );
+
+  check(
+    { id: 'BT-DELETE-STATUS', title: 'DELETE answers 204 with no body; the template then answers 404', cites: `${ERRORS}: "204 delete", "404 unknown or foreign id"`, level: 'informative' },
+    async ({ api }) => {
+      const template = await makeTemplate(api);
+      const res = await api.delete(path(template.id));
+      expect(res.status).toBe(204);
+      expect(res.text).toBe('');
+      expect((await api.get(path(template.id))).status).toBe(404);
+      expect((await api.delete(path(template.id))).status).toBe(404);
+    },
+  );
+
+  check(
+    { id: 'BT-UNKNOWN-ID', title: 'GET, PUT, PATCH and DELETE of an unknown template id fail, and PUT creates nothing', cites: 'openapi.yaml Id parameter: "unknown … → 404"' },
+    async ({ api }) => {
+      const target = path(UNKNOWN_ID);
+      expectRejected(await api.get(target), 'GET');
+      expectRejected(await api.put(target, monthlyTemplate(await brandId(api))), 'PUT');
+      expectRejected(await api.patch(target, { title: 'x' }), 'PATCH');
+      expectRejected(await api.delete(target), 'DELETE');
+      expectRejected(await api.get(target), 'GET after PUT');
+    },
+  );
+
+  check(
+    { id: 'BT-UNKNOWN-ID-404', title: 'An unknown template id → 404 with __all__: not_found', cites: `${ERRORS}: "404 unknown or foreign id"`, level: 'informative' },
+    async ({ api }) => {
+      const target = path(UNKNOWN_ID);
+      for (const res of [await api.get(target), await api.put(target, monthlyTemplate(await brandId(api))), await api.patch(target, { title: 'x' }), await api.delete(target)]) {
+        expectError(res, '__all__', 'not_found', { status: 404 });
+      }
+    },
+  );
+
+  check(
+    {
+      id: 'BT-BRAND-UNKNOWN',
+      title: 'A brand_id that is not a brand of the account is rejected and nothing is created',
+      cites: 'Spec, BillingTemplate: "a brand reference (uuid, the brand the template belongs to)"',
+    },
+    async ({ api }) => {
+      const marker = unique();
+      expectRejected(await api.post('/billing_templates/', monthlyTemplate(UNKNOWN_ID, { title: marker })));
+      await expectNotListed(api, '/billing_templates/', 'title', marker);
+    },
+  );
+
+  check(
+    { id: 'BT-BRAND-UNKNOWN-CODE', title: 'An unknown brand_id → 400, "brand_id": does_not_exist', cites: `${ERRORS}; openapi.yaml Error code "does_not_exist"`, level: 'informative' },
+    async ({ api }) => {
+      expectError(await api.post('/billing_templates/', monthlyTemplate(UNKNOWN_ID)), 'brand_id', 'does_not_exist');
+    },
+  );
+});

@@ -1,0 +1,250 @@
+// Errors: request body fields an operation does not define, and ids that do not exist. The spec leaves
+// "Error status codes, error body shape and error codes" unshown, so statuses, codes and bodies are
+// DESIGN.md decisions: informative. Normative is only what follows from the spec itself: an id that
+// does not exist cannot be read or changed.
+//
+// Unknown fields: the spec says nothing of them; DESIGN.md §3 rejects them ("a misspelt field in a
+// billing request must not pass silently"), so both checks of each operation are informative: the
+// rejection with nothing changed (ERR-UNKNOWN-FIELD-<operationId>) and the 400 unknown_field
+// (…-CODE). Every API operation of openapi.yaml with a request body gets a -CODE check; those whose
+// valid body the suite can build also get the rejection check.
+
+import { describe, expect } from 'vitest';
+import { check, type CheckContext } from '../lib/check.ts';
+import { document, fillPath, operations } from '../lib/operations.ts';
+import {
+  brandId,
+  clientBody,
+  expectError,
+  expectNotListed,
+  expectRejected,
+  later,
+  monthlyTemplate,
+  purchaseDetails,
+  snapshot,
+  subscriberBody,
+  unique,
+  UNKNOWN_ID,
+} from '../lib/primitives.ts';
+import { makeClient, makeOneTimeTemplate, makeTemplate, subscribe } from '../lib/scenario.ts';
+
+type Node = Record<string, any>;
+
+const ERRORS = 'DESIGN.md §3 Errors';
+const UNKNOWN_FIELD = `${ERRORS}: "A request body field that the operation does not define is rejected (400, code unknown_field)"`;
+
+/** A valid request of an operation, a misspelt field to add to it, and how to see that nothing changed. */
+interface Valid {
+  path: string;
+  body: Node;
+  misspelt: string;
+  nothingChanged(): Promise<void>;
+}
+
+const VALID: Record<string, (ctx: CheckContext) => Promise<Valid>> = {
+  async createClient({ api }) {
+    const marker = unique();
+    return {
+      path: '/clients/',
+      body: clientBody({ email: `${marker}@example.com` }),
+      misspelt: 'fullname',
+      nothingChanged: () => expectNotListed(api, '/clients/', 'email', marker),
+    };
+  },
+  async updateClient({ api }) {
+    const client = await makeClient(api);
+    const path = `/clients/${client.id}/`;
+    return { path, body: clientBody({ full_name: 'Changed' }), misspelt: 'zipcode', nothingChanged: await snapshot(api, path) };
+  },
+  async patchClient({ api }) {
+    const client = await makeClient(api);
+    const path = `/clients/${client.id}/`;
+    return { path, body: { full_name: 'Changed' }, misspelt: 'phone_number', nothingChanged: await snapshot(api, path) };
+  },
+  async createBillingTemplate({ api }) {
+    const marker = unique();
+    return {
+      path: '/billing_templates/',
+      body: monthlyTemplate(await brandId(api), { title: marker }),
+      misspelt: 'subscription_periods',
+      nothingChanged: () => expectNotListed(api, '/billing_templates/', 'title', marker),
+    };
+  },
+  async updateBillingTemplate({ api }) {
+    const template = await makeTemplate(api);
+    const path = `/billing_templates/${template.id}/`;
+    return { path, body: monthlyTemplate(template.brand_id, { title: 'Changed' }), misspelt: 'subscription_period_unit', nothingChanged: await snapshot(api, path) };
+  },
+  async patchBillingTemplate({ api }) {
+    const template = await makeTemplate(api);
+    const path = `/billing_templates/${template.id}/`;
+    return { path, body: { title: 'Changed' }, misspelt: 'subscription_pause', nothingChanged: await snapshot(api, path) };
+  },
+  async sendInvoice(ctx) {
+    const template = await makeOneTimeTemplate(ctx.api);
+    const client = await makeClient(ctx.api);
+    return {
+      path: `/billing_templates/${template.id}/send_invoice/`,
+      body: { client_id: client.id },
+      misspelt: 'payment_methods_whitelist',
+      nothingChanged: () => expectNotListed(ctx.api, '/purchases/', 'billing_template_id', template.id),
+    };
+  },
+  async addSubscriber(ctx) {
+    const template = await makeTemplate(ctx.api, { subscription_trial_periods: 1 });
+    const body = subscriberBody((await makeClient(ctx.api)).id, later());
+    return {
+      path: `/billing_templates/${template.id}/add_subscriber/`,
+      body,
+      misspelt: 'send_reciept',
+      async nothingChanged() {
+        expect((await ctx.api.get(`/billing_templates/${template.id}/clients/`)).body.results, 'no subscriber is stored').toEqual([]);
+      },
+    };
+  },
+  async patchSubscriber(ctx) {
+    const template = await makeTemplate(ctx.api, { subscription_trial_periods: 1 });
+    const added = await subscribe(ctx.api, template.id, subscriberBody((await makeClient(ctx.api)).id, later()));
+    const path = `/billing_templates/${template.id}/clients/${added.subscriber.id}/`;
+    return { path, body: { status: 'subscription_paused' }, misspelt: 'state', nothingChanged: await snapshot(ctx.api, path) };
+  },
+  async createPurchase({ api }) {
+    const marker = unique();
+    const client = await makeClient(api);
+    return {
+      path: '/purchases/',
+      body: { brand_id: await brandId(api), client_id: client.id, purchase: purchaseDetails({ notes: marker }) },
+      misspelt: 'sucess_redirect',
+      nothingChanged: () => expectNotListed(api, '/purchases/', 'purchase.notes', marker),
+    };
+  },
+};
+
+/** A body for operations addressed by an unknown id, valid otherwise where that matters. */
+const UNKNOWN_ID_BODY: Record<string, (ctx: CheckContext) => Promise<unknown>> = {
+  updateClient: async () => clientBody(),
+  patchClient: async () => ({ full_name: 'x' }),
+  updateBillingTemplate: async ({ api }) => monthlyTemplate(await brandId(api)),
+  patchBillingTemplate: async () => ({ title: 'x' }),
+  sendInvoice: async ({ api }) => ({ client_id: (await makeClient(api)).id }),
+  addSubscriber: async (ctx) => subscriberBody((await makeClient(ctx.api)).id, later()),
+  patchSubscriber: async () => ({ status: 'subscription_paused' }),
+  chargePurchase: async () => ({ recurring_token: UNKNOWN_ID }),
+  updateWebhook: async () => ({ callback: 'https://shop.example.com/hooks', events: ['purchase.paid'] }),
+};
+
+const apiOperations = operations.filter((op) => op.area === 'api');
+const hasBody = (operationId: string) => {
+  const op = apiOperations.find((o) => o.operationId === operationId)!;
+  return Boolean(document.paths[op.path][op.method.toLowerCase()].requestBody);
+};
+
+describe('errors', () => {
+  // ------------------------------------------------------------------------ unknown fields
+
+  for (const op of apiOperations.filter((o) => hasBody(o.operationId))) {
+    const valid = VALID[op.operationId];
+    if (valid) {
+      check(
+        {
+          id: `ERR-UNKNOWN-FIELD-${op.operationId}`,
+          title: `${op.method} ${op.path} with a misspelt field is rejected and changes nothing`,
+          cites: `${UNKNOWN_FIELD}; openapi.yaml ${op.operationId} (unevaluatedProperties: false)`,
+          level: 'informative',
+        },
+        async (ctx) => {
+          const { path, body, misspelt, nothingChanged } = await valid(ctx);
+          expectRejected(await ctx.api.request(op.method, path, { body: { ...body, [misspelt]: body[Object.keys(body)[0]!] ?? true } }), `a body with "${misspelt}"`);
+          await nothingChanged();
+        },
+      );
+    }
+    check(
+      {
+        id: `ERR-UNKNOWN-FIELD-${op.operationId}-CODE`,
+        title: `${op.method} ${op.path} with a field it does not define → 400, that field: unknown_field`,
+        cites: UNKNOWN_FIELD,
+        level: 'informative',
+      },
+      async (ctx) => {
+        const request = valid
+          ? await valid(ctx)
+          : { path: fillPath(op.relativePath, UNKNOWN_ID), body: ((await UNKNOWN_ID_BODY[op.operationId]?.(ctx)) ?? {}) as Node, misspelt: 'bogus_field' };
+        const res = await ctx.api.request(op.method, request.path, { body: { ...request.body, [request.misspelt]: 1 } });
+        expectError(res, request.misspelt, 'unknown_field');
+      },
+    );
+  }
+
+  check(
+    {
+      id: 'ERR-UNKNOWN-FIELD-NESTED',
+      title: 'A misspelt field inside purchase.products is rejected and nothing is created',
+      cites: `${UNKNOWN_FIELD}; openapi.yaml Product (additionalProperties: false)`,
+      level: 'informative',
+    },
+    async ({ api }) => {
+      const marker = unique();
+      const body = monthlyTemplate(await brandId(api), { title: marker, purchase: { currency: 'EUR', products: [{ name: 'Pro plan', price: 2900, prise: 2900 }] } });
+      expectRejected(await api.post('/billing_templates/', body));
+      await expectNotListed(api, '/billing_templates/', 'title', marker);
+    },
+  );
+
+  check(
+    {
+      id: 'ERR-UNKNOWN-FIELD-NESTED-CODE',
+      title: 'A misspelt field inside purchase.products → 400, "purchase.products.0.prise": unknown_field',
+      cites: UNKNOWN_FIELD,
+      level: 'informative',
+    },
+    async ({ api }) => {
+      const body = monthlyTemplate(await brandId(api), { purchase: { currency: 'EUR', products: [{ name: 'Pro plan', price: 2900, prise: 2900 }] } });
+      expectError(await api.post('/billing_templates/', body), 'purchase.products.0.prise', 'unknown_field');
+    },
+  );
+
+  // ------------------------------------------------------------------------------ unknown ids
+
+  for (const op of apiOperations.filter((o) => o.relativePath.includes('{'))) {
+    const path = fillPath(op.relativePath, UNKNOWN_ID);
+    // Webhooks exist only by DESIGN.md §4.14 (spec: "Events and webhooks: not shown"): informative.
+    const webhooks = (document.paths[op.path][op.method.toLowerCase()].tags ?? []).includes('Webhooks');
+    const body = async (ctx: CheckContext) => (UNKNOWN_ID_BODY[op.operationId] ? UNKNOWN_ID_BODY[op.operationId]!(ctx) : hasBody(op.operationId) ? {} : undefined);
+    check(
+      {
+        id: `ERR-UNKNOWN-ID-${op.operationId}`,
+        title: `${op.method} ${op.path} with an id that does not exist fails with a client error`,
+        cites: `openapi.yaml ${op.operationId}: 404 "No such object in the caller's sandbox"${webhooks ? '; DESIGN.md §4.14 (spec: "Events and webhooks: not shown")' : ''}`,
+        level: webhooks ? 'informative' : 'normative',
+      },
+      async (ctx) => {
+        expectRejected(await ctx.api.request(op.method, path, { body: await body(ctx) }), `${op.method} ${path}`);
+      },
+    );
+    check(
+      {
+        id: `ERR-UNKNOWN-ID-${op.operationId}-CODE`,
+        title: `${op.method} ${op.path} with an unknown id → 404, __all__: not_found`,
+        cites: `${ERRORS}: "404 unknown or foreign id"`,
+        level: 'informative',
+      },
+      async (ctx) => {
+        expectError(await ctx.api.request(op.method, path, { body: await body(ctx) }), '__all__', 'not_found', { status: 404 });
+      },
+    );
+  }
+
+  check(
+    {
+      id: 'ERR-ID-NOT-A-UUID',
+      title: 'An id in the path that is not a UUID → 404, __all__: not_found',
+      cites: 'openapi.yaml info: "An id in the path that is not a UUID is \\"not found\\" too (404)"',
+      level: 'informative',
+    },
+    async ({ api }) => {
+      expectError(await api.get('/clients/not-a-uuid/'), '__all__', 'not_found', { status: 404 });
+      expectError(await api.get('/billing_templates/12345/'), '__all__', 'not_found', { status: 404 });
+    },
+  );
+});

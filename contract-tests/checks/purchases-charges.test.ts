@@ -1,0 +1,223 @@
+// Purchases charged with a client's recurring token (POST /purchases/{id}/charge/), and the spec's
+// "Rules on default_service_type" on creating and charging a Purchase (normative). The rest of the
+// charge is DESIGN.md's (informative): the spec shows no Purchase payload.
+
+import { describe, expect } from 'vitest';
+import { check } from '../lib/check.ts';
+import { at, DAY, expectError, expectStatus, expectSuccess, purchaseBody, wallInstant } from '../lib/primitives.ts';
+import {
+  advanceTo,
+  charge,
+  createPurchase,
+  getPurchase,
+  mainClient,
+  makeClient,
+  pay,
+  purchasesOf,
+  refusal,
+  refusedCharge,
+  SANDBOX_NOW as NOW,
+  sandboxClient as setupAt,
+  saveToken,
+  tokenAndPurchase,
+  typed,
+  type Purchase,
+} from '../lib/scenario.ts';
+
+const SERVICE_RULES = 'Spec, Rules on default_service_type';
+
+/** A due instant far ahead of any target's clock, long enough for either service type. */
+const FAR_DUE = () => wallInstant(60);
+
+describe('purchases', () => {
+  // ------------------------------------------------------------------- charging with a token
+  check(
+    {
+      id: 'PUR-CHARGE-TOKEN',
+      title: 'a client recurring token is "Used as recurring_token in POST /purchases/{id}/charge/": the charge is accepted and the Purchase is paid',
+      cites: 'Spec, Client recurring token: "Used as recurring_token in POST /purchases/{id}/charge/"; Spec, What the service does 3',
+      requires: ['payments'],
+    },
+    async ({ api }) => {
+      const { account, token, purchase } = await tokenAndPurchase(api);
+      const charged = expectSuccess(await charge(account, purchase.id, token), 'charge') as Purchase;
+      expect(charged.status).toBe('paid');
+      expect((await getPurchase(account, purchase.id)).status).toBe('paid');
+    },
+  );
+
+  check(
+    {
+      id: 'PUR-CHARGE-TOKEN-FIELDS',
+      title: 'a charge → 200 with recurring_token set and payment {amount, currency, payment_method of the token}',
+      cites: 'DESIGN.md §3 Field names (Purchase: "recurring_token (id of the token that paid it, or null)", payment); openapi.yaml chargePurchase',
+      level: 'informative',
+      requires: ['payments'],
+    },
+    async ({ api }) => {
+      const { account, token, purchase } = await tokenAndPurchase(api, { method: 'mastercard' });
+      const charged = expectStatus(await charge(account, purchase.id, token), 200, 'charge') as Purchase;
+      expect(charged).toMatchObject({ id: purchase.id, status: 'paid', recurring_token: token, payment: { amount: 1200, currency: 'EUR', payment_method: 'mastercard' } });
+    },
+  );
+
+  check(
+    {
+      id: 'PUR-CHARGE-DECLINED',
+      title: 'a token whose later charges are declined: 200 with status error and no payment; the purchase can still be paid',
+      cites: 'DESIGN.md §3 Simulator control (pay: token_outcome); openapi.yaml chargePurchase ("A charge declined … answers 200 with status error")',
+      level: 'informative',
+      requires: ['payments'],
+    },
+    async ({ api }) => {
+      const { account, token, purchase } = await tokenAndPurchase(api, { tokenOutcome: 'failure' });
+      const declined = expectStatus(await charge(account, purchase.id, token), 200, 'declined charge') as Purchase;
+      expect(declined).toMatchObject({ status: 'error', payment: null });
+      expect((await pay(account, purchase.id)).status).toBe('paid');
+    },
+  );
+
+  refusal(
+    {
+      id: 'PUR-CHARGE-OTHER-CLIENT-TOKEN',
+      title: 'a charge with another client\'s token is rejected; the purchase is unchanged',
+      cites: 'openapi.yaml chargePurchase ("a token of another client" → 400) and ChargeRequest ("a usable recurring token of the purchase\'s client")',
+      level: 'informative',
+      requires: ['payments'],
+      field: 'recurring_token',
+      code: 'does_not_exist',
+    },
+    async ({ api }) => {
+      const { account, client } = await mainClient(api);
+      const other = await makeClient(account);
+      const token = await saveToken(account, other.id);
+      const purchase = await createPurchase(account, client.id);
+      return refusedCharge(account, purchase.id, token);
+    },
+  );
+
+  // ------------------------------------------------------------------ service types (spec rules)
+  check(
+    {
+      id: 'PUR-SERVICE-TYPE-NEEDS-FORCE-RECURRING',
+      title: '"force_recurring must be true to use the default_service_type": a Purchase created with service_type and no force_recurring gets no service type',
+      cites: `${SERVICE_RULES} 4: "When creating a Purchase, force_recurring must be true to use the default_service_type."`,
+    },
+    async ({ api }) => {
+      const { account, client } = await mainClient(api);
+      for (const flags of [{}, { force_recurring: false }]) {
+        const res = await account.api.post('/purchases/', purchaseBody(account.brandId, client.id, { service_type: 'ONEDAY', due: FAR_DUE(), ...flags }));
+        if (res.status >= 200 && res.status < 300) expect((res.body as Purchase).service_type, JSON.stringify(flags)).toBeNull();
+        else expect(res.status, res.text).toBeGreaterThanOrEqual(400);
+      }
+      const forced = await createPurchase(account, client.id, typed('ONEDAY', FAR_DUE()));
+      expect(forced).toMatchObject({ force_recurring: true, service_type: 'ONEDAY' });
+    },
+  );
+
+  check(
+    {
+      id: 'PUR-SERVICE-TYPE-NEEDS-FORCE-RECURRING-CODE',
+      title: 'POST /purchases/ with service_type and no force_recurring → 400 service_type invalid; nothing is created',
+      cites: 'DESIGN.md §4.8 ("POST /purchases/ with a service_type and no force_recurring → 400")',
+      level: 'informative',
+    },
+    async ({ api }) => {
+      const { account, client } = await mainClient(api);
+      for (const flags of [{}, { force_recurring: false }]) {
+        expectError(await account.api.post('/purchases/', purchaseBody(account.brandId, client.id, { service_type: 'ONEDAY', due: FAR_DUE(), ...flags })), 'service_type', 'invalid', { alone: true });
+      }
+      expect(await purchasesOf(account, client.id)).toEqual([]);
+    },
+  );
+
+  refusal(
+    {
+      id: 'PUR-TWODAY-DUE-TOMORROW-CREATE',
+      title: '"A Purchase due tomorrow cannot be created … with a TWODAY type"; ONEDAY due tomorrow and TWODAY due in two days can',
+      cites: `${SERVICE_RULES} 1: "A Purchase due must be valid for at least the execution time of the service type used to collect it. A Purchase due tomorrow cannot be created or charged with a TWODAY type or token."`,
+      requires: ['clock'],
+      field: 'service_type',
+      code: 'invalid',
+    },
+    async ({ api }) => {
+      const { account, client } = await setupAt(api);
+      const tomorrow = at(NOW) + DAY;
+      return {
+        attempt: () => account.api.post('/purchases/', purchaseBody(account.brandId, client.id, typed('TWODAY', tomorrow))),
+        state: () => purchasesOf(account, client.id),
+        after: async () => {
+          expect((await createPurchase(account, client.id, typed('ONEDAY', tomorrow))).service_type).toBe('ONEDAY');
+          expect((await createPurchase(account, client.id, typed('TWODAY', tomorrow + DAY))).service_type).toBe('TWODAY');
+        },
+      };
+    },
+  );
+
+  refusal(
+    {
+      id: 'PUR-TWODAY-DUE-TOMORROW-CHARGE',
+      title: '"A Purchase due tomorrow cannot be … charged with a TWODAY … token"; the same purchase two days before due can',
+      cites: `${SERVICE_RULES} 1: "A Purchase due tomorrow cannot be created or charged with a TWODAY type or token."`,
+      requires: ['clock', 'payments'],
+      field: 'recurring_token',
+      code: 'invalid',
+    },
+    async ({ api }) => {
+      const { account, client } = await setupAt(api);
+      const token = await saveToken(account, client.id, { serviceType: 'TWODAY' });
+      const due = at('2026-02-02T12:00:00Z');
+      const early = await createPurchase(account, client.id, typed('TWODAY', due));
+      const late = await createPurchase(account, client.id, typed('TWODAY', due));
+      await advanceTo(account, '2026-01-31T12:00:00Z');
+      expectSuccess(await charge(account, early.id, token), 'charge two days before due');
+      // Now the purchase is due tomorrow.
+      await advanceTo(account, '2026-02-01T12:00:00Z');
+      return refusedCharge(account, late.id, token);
+    },
+  );
+
+  refusal(
+    {
+      id: 'PUR-ONEDAY-NEEDS-ONEDAY-TOKEN',
+      title: '"A ONEDAY Purchase needs a ONEDAY token": a TWODAY token is rejected; a ONEDAY token is accepted',
+      cites: `${SERVICE_RULES} 3: "A recurring token can only charge a Purchase of the same service type. A ONEDAY Purchase needs a ONEDAY token."`,
+      requires: ['payments'],
+      field: 'recurring_token',
+      code: 'invalid',
+    },
+    async ({ api }) => {
+      const { account, client } = await mainClient(api);
+      const twoDay = await saveToken(account, client.id, { serviceType: 'TWODAY' });
+      const oneDay = await saveToken(account, client.id, { serviceType: 'ONEDAY' });
+      const purchase = await createPurchase(account, client.id, typed('ONEDAY', FAR_DUE()));
+      return {
+        ...refusedCharge(account, purchase.id, twoDay),
+        after: async () => {
+          const charged = expectSuccess(await charge(account, purchase.id, oneDay), 'charge with the ONEDAY token') as Purchase;
+          expect(charged.id).toBe(purchase.id);
+        },
+      };
+    },
+  );
+
+  for (const { id, title, token, purchase } of [
+    { id: 'PUR-ONEDAY-UNTYPED-TOKEN', title: 'a ONEDAY Purchase cannot be charged with a token that has no service type', token: {}, purchase: () => typed('ONEDAY', FAR_DUE()) },
+    { id: 'PUR-UNTYPED-ONEDAY-TOKEN', title: 'a Purchase without a service type cannot be charged with a ONEDAY token', token: { serviceType: 'ONEDAY' as const }, purchase: () => ({}) },
+  ]) {
+    refusal(
+      {
+        id,
+        title,
+        cites: `${SERVICE_RULES} 3: "A recurring token can only charge a Purchase of the same service type."`,
+        requires: ['payments'],
+        field: 'recurring_token',
+        code: 'invalid',
+      },
+      async ({ api }) => {
+        const made = await tokenAndPurchase(api, token, purchase());
+        return refusedCharge(made.account, made.purchase.id, made.token);
+      },
+    );
+  }
+});

@@ -1,0 +1,237 @@
+// Purchases: POST /purchases/, get, list, the computed total, cancel, and payment at the simulated
+// checkout. The spec shows no Purchase payload ("Their payloads: not shown"), so most of the resource
+// is DESIGN.md's (informative).
+
+import { describe, expect } from 'vitest';
+import { check } from '../lib/check.ts';
+import {
+  expectAbsoluteUrl,
+  expectError,
+  expectStatus,
+  paymentMethods,
+  purchaseBody,
+  UNKNOWN_ID,
+} from '../lib/primitives.ts';
+import {
+  createPurchase,
+  getClient,
+  getPurchase,
+  listAll,
+  mainAccount,
+  mainClient,
+  pay,
+  purchasesOf,
+  type Purchase,
+} from '../lib/scenario.ts';
+
+const DESIGN_PURCHASE = 'DESIGN.md §3 Field names (Purchase) and Endpoints; the spec shows no Purchase payload ("Their payloads: not shown")';
+
+describe('purchases', () => {
+  // ----------------------------------------------------------------------------- create, get, list
+  check(
+    {
+      id: 'PUR-CREATE-CHECKOUT-URL',
+      title: 'POST /purchases/ creates a Purchase for the client with a checkout_url to redirect the client to',
+      cites: 'Spec, Other operations referenced: "POST /purchases/ (the client is redirected to purchase.checkout_url)"',
+    },
+    async ({ api }) => {
+      const { account, client } = await mainClient(api);
+      const purchase = await createPurchase(account, client.id);
+      expect(purchase.client_id).toBe(client.id);
+      expectAbsoluteUrl(purchase.checkout_url);
+    },
+  );
+
+  check(
+    {
+      id: 'PUR-CREATE',
+      title: 'POST /purchases/ → 201: status created, no template, no payment, no service type, GET returns the same',
+      cites: DESIGN_PURCHASE,
+      level: 'informative',
+    },
+    async ({ api }) => {
+      const { account, client } = await mainClient(api);
+      const res = await account.api.post('/purchases/', purchaseBody(account.brandId, client.id));
+      const purchase = expectStatus(res, 201, 'create purchase') as Purchase;
+      expect(purchase).toMatchObject({
+        type: 'purchase',
+        brand_id: account.brandId,
+        client_id: client.id,
+        billing_template_id: null,
+        status: 'created',
+        due: null,
+        force_recurring: false,
+        is_recurring_token: false,
+        service_type: null,
+        recurring_token: null,
+        payment: null,
+      });
+      expect(purchase.status_history.map((s) => s.status)).toEqual(['created']);
+      expect(purchase.client).toMatchObject({ email: client.email });
+      expect(await getPurchase(account, purchase.id)).toEqual(purchase);
+    },
+  );
+
+  check(
+    {
+      id: 'PUR-CREATE-CLIENT-OBJECT',
+      title: 'POST /purchases/ with a client object instead of client_id creates the client with the purchase',
+      cites: 'DESIGN.md §3 Field names (Purchase: "client_id (or, on create, a client object)")',
+      level: 'informative',
+    },
+    async ({ api }) => {
+      const account = await mainAccount(api);
+      const { client_id: _none, ...body } = purchaseBody(account.brandId, UNKNOWN_ID);
+      const email = `contract.new.${Date.now().toString(36)}@example.com`;
+      const res = await account.api.post('/purchases/', { ...body, client: { email, full_name: 'New Customer' } });
+      const purchase = expectStatus(res, 201, 'create purchase with a client object') as Purchase;
+      expect(purchase.client).toMatchObject({ email, full_name: 'New Customer' });
+      expect(await getClient(account, purchase.client_id)).toMatchObject({ id: purchase.client_id, email, full_name: 'New Customer' });
+    },
+  );
+
+  check(
+    {
+      id: 'PUR-CREATE-CLIENT-BOTH-OR-NEITHER',
+      title: 'POST /purchases/ with both client_id and client, or neither → 400 __all__; nothing is created',
+      cites: 'openapi.yaml createPurchase ("both or neither → 400 under __all__")',
+      level: 'informative',
+    },
+    async ({ api }) => {
+      const { account, client } = await mainClient(api);
+      const both = await account.api.post('/purchases/', { ...purchaseBody(account.brandId, client.id), client: { email: 'both@example.com' } });
+      const { client_id: _none, ...neither } = purchaseBody(account.brandId, client.id);
+      for (const res of [both, await account.api.post('/purchases/', neither)]) {
+        expect(res.status, res.text).toBe(400);
+        expect(Object.keys(res.body)).toEqual(['__all__']);
+      }
+      expect(await purchasesOf(account, client.id)).toEqual([]);
+    },
+  );
+
+  check(
+    {
+      id: 'PUR-LIST-GET',
+      title: 'GET /purchases/ lists purchases newest first; GET /purchases/{id}/ returns one; an unknown id → 404',
+      cites: 'DESIGN.md §3 Formats ("Lists … newest first") and Errors ("404 unknown or foreign id")',
+      level: 'informative',
+    },
+    async ({ api }) => {
+      const { account, client } = await mainClient(api);
+      const first = await createPurchase(account, client.id);
+      const second = await createPurchase(account, client.id);
+      const all = await listAll<Purchase>(account.api, '/purchases/');
+      const mine = all.filter((p) => p.client_id === client.id);
+      expect(mine.map((p) => p.id)).toEqual([second.id, first.id]);
+      expect(mine[1]).toEqual(await getPurchase(account, first.id));
+      expectStatus(await account.api.get(`/purchases/${UNKNOWN_ID}/`), 404, 'unknown purchase');
+    },
+  );
+
+  check(
+    {
+      id: 'PUR-TOTAL',
+      title: 'total is computed from products: round(price × quantity) − discount, plus tax_percent of that line',
+      cites: 'Spec, BillingTemplate table, purchase: "products, total, currency"; DESIGN.md §3 Field names (Purchase: "total computed and read-only") and openapi.yaml PurchaseDetails.total',
+      level: 'informative',
+    },
+    async ({ api }) => {
+      const { account, client } = await mainClient(api);
+      const products = [
+        { name: 'Seat', price: 1000, quantity: 3, discount: 500, tax_percent: 20 },
+        { name: 'Support', price: 250, quantity: 1.5 },
+        { name: 'Fee', price: 999, tax_percent: 7.5 },
+      ];
+      // (3000 − 500) + 500 tax = 3000; 375; 999 + round(74.925) = 1074.
+      const purchase = await createPurchase(account, client.id, { purchase: { currency: 'EUR', products } });
+      expect(purchase.purchase.total).toBe(3000 + 375 + 1074);
+      expect(purchase.purchase.products).toEqual([
+        { name: 'Seat', price: 1000, quantity: 3, discount: 500, tax_percent: 20, category: '' },
+        { name: 'Support', price: 250, quantity: 1.5, discount: 0, tax_percent: 0, category: '' },
+        { name: 'Fee', price: 999, quantity: 1, discount: 0, tax_percent: 7.5, category: '' },
+      ]);
+    },
+  );
+
+  check(
+    {
+      id: 'PUR-TOTAL-READ-ONLY',
+      title: 'a total sent that differs from the computed one → 400 purchase.total read_only; nothing is created',
+      cites: 'openapi.yaml PurchaseDetails.total ("Read-only: a sent value must equal the stored total"); DESIGN.md §4.10 read_only',
+      level: 'informative',
+    },
+    async ({ api }) => {
+      const { account, client } = await mainClient(api);
+      const wrong = await account.api.post('/purchases/', purchaseBody(account.brandId, client.id, { purchase: { currency: 'EUR', total: 1, products: [{ name: 'A', price: 1200 }] } }));
+      expectError(wrong, 'purchase.total', 'read_only', { alone: true });
+      expect(await purchasesOf(account, client.id)).toEqual([]);
+      const same = await createPurchase(account, client.id, { purchase: { currency: 'EUR', total: 1200, products: [{ name: 'A', price: 1200 }] } });
+      expect(same.purchase.total).toBe(1200);
+    },
+  );
+
+  // ----------------------------------------------------------------------------------- cancel
+  check(
+    {
+      id: 'PUR-CANCEL',
+      title: 'POST /purchases/{id}/cancel/ → 200 cancelled (status_history created, cancelled); cancelling again → 400 __all__ invalid_state',
+      cites: 'DESIGN.md §3 Endpoints and Field names (Purchase statuses); openapi.yaml cancelPurchase',
+      level: 'informative',
+    },
+    async ({ api }) => {
+      const { account, client } = await mainClient(api);
+      const purchase = await createPurchase(account, client.id);
+      const cancelled = expectStatus(await account.api.post(`/purchases/${purchase.id}/cancel/`), 200, 'cancel') as Purchase;
+      expect(cancelled).toMatchObject({ id: purchase.id, status: 'cancelled', payment: null });
+      expect(cancelled.status_history.map((s) => s.status)).toEqual(['created', 'cancelled']);
+      expect(await getPurchase(account, purchase.id)).toEqual(cancelled);
+      expectError(await account.api.post(`/purchases/${purchase.id}/cancel/`), '__all__', 'invalid_state', { alone: true });
+      expect(await getPurchase(account, purchase.id)).toEqual(cancelled);
+    },
+  );
+
+  check(
+    {
+      id: 'PUR-CANCEL-PAID',
+      title: 'a paid purchase cannot be cancelled → 400 __all__ invalid_state; it stays paid',
+      cites: 'openapi.yaml cancelPurchase ("Only an unpaid purchase can be cancelled")',
+      level: 'informative',
+      requires: ['payments'],
+    },
+    async ({ api }) => {
+      const { account, client } = await mainClient(api);
+      const purchase = await createPurchase(account, client.id);
+      const paid = await pay(account, purchase.id);
+      expectError(await account.api.post(`/purchases/${purchase.id}/cancel/`), '__all__', 'invalid_state', { alone: true });
+      expect(await getPurchase(account, purchase.id)).toEqual(paid);
+    },
+  );
+
+  // ---------------------------------------------------------------------- paying at checkout
+  check(
+    {
+      id: 'PUR-PAY-STATUS-PAYMENT',
+      title: 'after payment: status paid, status_history created → paid, payment {amount = total, currency, payment_method, paid_on}',
+      cites: 'DESIGN.md §3 Field names (Purchase: status, status_history, "payment (null until paid)"); openapi.yaml Payment',
+      level: 'informative',
+      requires: ['payments'],
+    },
+    async ({ api }) => {
+      const { account, client } = await mainClient(api);
+      const [method] = await paymentMethods(account.api);
+      const purchase = await createPurchase(account, client.id, {
+        purchase: { currency: 'GBP', products: [{ name: 'A', price: 1000, tax_percent: 10 }] },
+        payment_method_whitelist: [method],
+      });
+      expect(purchase.payment).toBeNull();
+      const paid = await pay(account, purchase.id);
+      expect(paid.status).toBe('paid');
+      expect(paid.payment).toEqual({ amount: 1100, currency: 'GBP', payment_method: method, paid_on: expect.any(Number) });
+      expect(paid.status_history.map((s) => s.status)).toEqual(['created', 'paid']);
+      const times = paid.status_history.map((s) => s.timestamp);
+      expect(times).toEqual([...times].sort((a, b) => a - b));
+      expect(paid.status_history.at(-1)!.timestamp).toBe(paid.payment!.paid_on);
+      expect(await getPurchase(account, purchase.id)).toEqual(paid);
+    },
+  );
+});

@@ -1,0 +1,208 @@
+// Subscribers once added: PATCH /billing_templates/{id}/clients/{id}/ (status between active and
+// subscription_paused only, the read-only client reference, the other fields under the rules of add),
+// the status add_subscriber sets itself, and the list and get of a template's subscribers. The checks
+// work in the main account with dates far ahead of the wall clock.
+
+import { describe, expect } from 'vitest';
+import { check } from '../lib/check.ts';
+import type { ApiClient } from '../lib/client.ts';
+import {
+  ACTIVE_AT_ONCE,
+  addDays,
+  expectError,
+  expectRejected,
+  expectStatus,
+  later,
+  paymentMethods,
+  subscriberBody,
+  UNKNOWN_ID,
+  wallDay,
+} from '../lib/primitives.ts';
+import {
+  addSubscriber,
+  getSubscriber,
+  mainSubscriber as subscribed,
+  mainTemplate as setup,
+  makeClient,
+  makeTemplate,
+  patchSubscriber,
+  purchasesOf,
+  refusal,
+  subscribe,
+  subscribersOf,
+} from '../lib/scenario.ts';
+
+const TABLE = 'Spec, BillingTemplateClient (request body shape)';
+
+const STATES = 'Spec, States and transitions: BillingTemplateClient status';
+
+/** setup() charged at period end, a second such template, and two subscriptions of the client to the first (a, then b). */
+async function twoSubscriptions(api: ApiClient) {
+  const { account, client, template } = await setup(api, ACTIVE_AT_ONCE);
+  const otherTemplate = await makeTemplate(account, ACTIVE_AT_ONCE);
+  const a = await subscribe(account, template.id, subscriberBody(client.id, later()));
+  const b = await subscribe(account, template.id, subscriberBody(client.id, wallDay(31)));
+  return { account, client, template, otherTemplate, a, b };
+}
+
+describe('subscribers', () => {
+  // ------------------------------------------------------------------------ editing a subscriber
+  check(
+    {
+      id: 'SUB-PATCH-PAUSE-RESUME',
+      title: 'PATCH status: active → subscription_paused → active',
+      cites: `${STATES}: active → subscription_paused and subscription_paused → active by PATCH /billing_templates/{id}/clients/{id}/; ${TABLE}, status: "Editable between active and subscription_paused only"`,
+    },
+    async ({ api }) => {
+      const { account, template, subscriber } = await subscribed(api, ACTIVE_AT_ONCE);
+      const paused = expectStatus(await patchSubscriber(account, template.id, subscriber.id, { status: 'subscription_paused' }), 200, 'pause');
+      expect(paused).toMatchObject({ id: subscriber.id, status: 'subscription_paused' });
+      expect((await getSubscriber(account, template.id, subscriber.id)).status).toBe('subscription_paused');
+      const resumed = expectStatus(await patchSubscriber(account, template.id, subscriber.id, { status: 'active' }), 200, 'resume');
+      expect(resumed).toMatchObject({ id: subscriber.id, status: 'active' });
+      expect((await getSubscriber(account, template.id, subscriber.id)).status).toBe('active');
+    },
+  );
+
+  for (const status of ['pending', 'inactive']) {
+    refusal(
+      {
+        id: `SUB-PATCH-ACTIVE-TO-${status.toUpperCase()}`,
+        title: `PATCH status ${status} on an active subscriber is rejected ("Editable between active and subscription_paused only")`,
+        cites: `${TABLE}, status: "Editable between active and subscription_paused only."`,
+        field: '__all__',
+        code: 'invalid_state',
+      },
+      async ({ api }) => {
+        const { account, template, subscriber } = await subscribed(api, ACTIVE_AT_ONCE);
+        return {
+          attempt: () => patchSubscriber(account, template.id, subscriber.id, { status }),
+          state: () => getSubscriber(account, template.id, subscriber.id),
+        };
+      },
+    );
+  }
+
+  for (const status of ['subscription_paused', 'active']) {
+    refusal(
+      {
+        id: `SUB-PATCH-PENDING-TO-${status === 'active' ? 'ACTIVE' : 'PAUSED'}`,
+        title: `PATCH status ${status} on a pending subscriber is rejected ("Read-only while the record is … pending")`,
+        cites: `${TABLE}, status: "Read-only while the record is inactive (internal status) or pending."`,
+        field: '__all__',
+        code: 'invalid_state',
+      },
+      async ({ api }) => {
+        const { account, client, template, subscriber } = await subscribed(api);
+        expect(subscriber.status).toBe('pending');
+        return {
+          attempt: () => patchSubscriber(account, template.id, subscriber.id, { status }),
+          state: async () => ({ subscriber: await getSubscriber(account, template.id, subscriber.id), purchases: await purchasesOf(account, client.id) }),
+        };
+      },
+    );
+  }
+
+  check(
+    {
+      id: 'SUB-PATCH-CLIENT-READ-ONLY',
+      title: 'client reference "Read-only after creation": a PATCH with another client_id does not change it',
+      cites: `${TABLE}, client reference: "Read-only after creation."`,
+    },
+    async ({ api }) => {
+      const { account, template, subscriber } = await subscribed(api, ACTIVE_AT_ONCE);
+      const other = await makeClient(account);
+      await patchSubscriber(account, template.id, subscriber.id, { client_id: other.id });
+      expect(await getSubscriber(account, template.id, subscriber.id)).toEqual(subscriber);
+    },
+  );
+
+  check(
+    {
+      id: 'SUB-PATCH-CLIENT-READ-ONLY-CODE',
+      title: 'a PATCH with another client_id → 400 client_id read_only; the same client_id is accepted',
+      cites: 'DESIGN.md §4.10 and openapi.yaml, Requests ("a different value → 400 read_only"; a value equal to the stored one is accepted)',
+      level: 'informative',
+    },
+    async ({ api }) => {
+      const { account, client, template, subscriber } = await subscribed(api, ACTIVE_AT_ONCE);
+      const other = await makeClient(account);
+      expectError(await patchSubscriber(account, template.id, subscriber.id, { client_id: other.id }), 'client_id', 'read_only', { alone: true });
+      expectStatus(await patchSubscriber(account, template.id, subscriber.id, { client_id: client.id }), 200, 'PATCH the same client_id');
+      expect((await getSubscriber(account, template.id, subscriber.id)).client_id).toBe(client.id);
+    },
+  );
+
+  check(
+    {
+      id: 'SUB-PATCH-OTHER-FIELDS',
+      title: 'PATCH of the other fields follows the rules of add: mandate_expiry_date not after the deduction date → 400 min_value, an empty whitelist → 400 min_items; valid values are stored',
+      cites: 'openapi.yaml patchSubscriber ("Other writable fields … may be changed under the same rules as on add"); DESIGN.md §4.7',
+      level: 'informative',
+    },
+    async ({ api }) => {
+      const deduction = later();
+      const { account, template, subscriber } = await subscribed(api, ACTIVE_AT_ONCE, deduction);
+      expectError(await patchSubscriber(account, template.id, subscriber.id, { mandate_expiry_date: deduction }), 'mandate_expiry_date', 'min_value', { alone: true });
+      expectError(await patchSubscriber(account, template.id, subscriber.id, { payment_method_whitelist: [] }), 'payment_method_whitelist', 'min_items', { alone: true });
+      expect(await getSubscriber(account, template.id, subscriber.id)).toEqual(subscriber);
+      const [method] = await paymentMethods(account.api);
+      const changes = { mandate_expiry_date: addDays(deduction, 1), payment_method_whitelist: [method], default_service_type: 'ONEDAY', send_receipt: false };
+      expect(expectStatus(await patchSubscriber(account, template.id, subscriber.id, changes), 200, 'PATCH')).toMatchObject(changes);
+      expect(await getSubscriber(account, template.id, subscriber.id)).toMatchObject(changes);
+    },
+  );
+
+  check(
+    {
+      id: 'SUB-ADD-STATUS-SET-BY-SERVER',
+      title: 'status on add_subscriber is the server\'s: a value other than the resulting one → 400 status read_only; the resulting one is accepted',
+      cites: `${TABLE}, status: "Read-only while the record is inactive (internal status) or pending"; openapi.yaml BillingTemplateClientFields.status ("a value sent there that differs from the resulting status → 400 read_only")`,
+      level: 'informative',
+    },
+    async ({ api }) => {
+      const { account, client, template } = await setup(api);
+      const before = await subscribersOf(account, template.id);
+      for (const status of ['active', 'subscription_paused']) {
+        expectError(await addSubscriber(account, template.id, subscriberBody(client.id, later(), { status })), 'status', 'read_only', { alone: true });
+      }
+      expect(await subscribersOf(account, template.id)).toEqual(before);
+      expect((await subscribe(account, template.id, subscriberBody(client.id, later(), { status: 'pending' }))).subscriber.status).toBe('pending');
+    },
+  );
+
+  // ------------------------------------------------------------------------ list and get
+  check(
+    {
+      id: 'SUB-LIST-GET',
+      title: 'GET /billing_templates/{id}/clients/ lists that template\'s subscribers only; GET …/clients/{id}/ returns one',
+      cites: 'Spec, BillingTemplateClient: "Connects a Client to a subscription template and stores one subscriber"; the list and get endpoints are DESIGN.md §3 Endpoints',
+      level: 'informative',
+    },
+    async ({ api }) => {
+      const { account, client, template, otherTemplate, a, b } = await twoSubscriptions(api);
+      const c = await subscribe(account, otherTemplate.id, subscriberBody(client.id, later()));
+      const listed = await subscribersOf(account, template.id);
+      expect(listed.map((s) => s.id).sort()).toEqual([a.subscriber.id, b.subscriber.id].sort());
+      expect(listed.find((s) => s.id === a.subscriber.id)).toEqual(await getSubscriber(account, template.id, a.subscriber.id));
+      expect((await subscribersOf(account, otherTemplate.id)).map((s) => s.id)).toEqual([c.subscriber.id]);
+    },
+  );
+
+  check(
+    {
+      id: 'SUB-LIST-ORDER-AND-404',
+      title: 'subscribers are listed newest first; a subscriber addressed through another template, or an unknown id → 404',
+      cites: 'DESIGN.md §3 Formats ("Lists … newest first") and Errors (404 unknown id); openapi.yaml BtcId ("of another template … → 404")',
+      level: 'informative',
+    },
+    async ({ api }) => {
+      const { account, template, otherTemplate, a, b } = await twoSubscriptions(api);
+      expect((await subscribersOf(account, template.id)).map((s) => s.id)).toEqual([b.subscriber.id, a.subscriber.id]);
+      expectStatus(await account.api.get(`/billing_templates/${otherTemplate.id}/clients/${a.subscriber.id}/`), 404, 'through another template');
+      expectStatus(await account.api.get(`/billing_templates/${template.id}/clients/${UNKNOWN_ID}/`), 404, 'unknown id');
+      expectRejected(await patchSubscriber(account, otherTemplate.id, a.subscriber.id, { status: 'subscription_paused' }), 'PATCH through another template');
+      expect((await getSubscriber(account, template.id, a.subscriber.id)).status).toBe('active');
+    },
+  );
+});

@@ -1,0 +1,278 @@
+// What the billings of the spec's time scenarios make: the Purchase a billing generates (details,
+// due, service type), automatic charges and the e-mails they send, and (DESIGN.md §4) overdue marking,
+// the execution of ONEDAY/TWODAY collections and each sandbox's own clock. Each check runs in a
+// simulator sandbox of its own, frozen at a chosen instant and moved with POST /sim/v1/clock/advance.
+
+import { describe, expect } from 'vitest';
+import { check } from '../lib/check.ts';
+import type { ApiClient } from '../lib/client.ts';
+import { ACTIVE_AT_ONCE, at, DAY, expectStatus, subscriberBody, zoned } from '../lib/primitives.ts';
+import {
+  advanceTo,
+  charge,
+  createPurchase,
+  generated,
+  getPurchase,
+  issuedBy,
+  makeClient,
+  makeTemplate,
+  outbox,
+  pay,
+  sandbox,
+  sandboxSubscriber as subscribed,
+  sandboxTemplate as setup,
+  saveToken,
+  subscribe,
+  typed,
+  type Purchase,
+} from '../lib/scenario.ts';
+
+const SUBSCRIPTION_FIELDS = 'Spec, BillingTemplate (request body shape)';
+
+/**
+ * Two subscribers of one template, charged at period end, each client with a saved card whose
+ * charges end in `tokenOutcome`; the second subscriber has `quietField` false. Answers the two
+ * Purchases of the Mar 5 billing and the outbox after it.
+ */
+async function billedPair(api: ApiClient, tokenOutcome: 'success' | 'failure', quietField: 'send_receipt' | 'send_invoice_on_charge_failure') {
+  const { account, client, template } = await setup(api, '2026-02-01T12:00:00Z', ACTIVE_AT_ONCE);
+  const quiet = await makeClient(account);
+  await saveToken(account, client.id, { tokenOutcome });
+  await saveToken(account, quiet.id, { tokenOutcome });
+  await subscribe(account, template.id, subscriberBody(client.id, '2026-02-05'));
+  await subscribe(account, template.id, subscriberBody(quiet.id, '2026-02-05', { [quietField]: false }));
+  await advanceTo(account, '2026-03-05T23:59:59Z');
+  const [billed] = await generated(account, template.id, client.id);
+  const [unsent] = await generated(account, template.id, quiet.id);
+  return { client, billed: billed!, unsent: unsent!, mail: await outbox(account) };
+}
+
+describe('time', () => {
+  // ---------------------------------------------------------------- what a billing generates
+  check(
+    {
+      id: 'TIME-BILLING-COPIES',
+      title: 'a subscription Purchase has the template\'s purchase details copied 1:1, the subscriber\'s client and payment_method_whitelist',
+      cites:
+        'Spec, What the service does 2; Spec, BillingTemplate table, purchase: "Copied 1:1 to every generated Purchase, including subscription Purchases"; Spec, BillingTemplateClient table, payment_method_whitelist: "Copied 1:1 to Purchase.payment_method_whitelist of generated Purchases"',
+      requires: ['clock'],
+    },
+    async ({ api }) => {
+      const purchase = { currency: 'GBP', notes: 'Thank you', products: [{ name: 'Seat', price: 1000, quantity: 3, discount: 500, tax_percent: 20 }, { name: 'Support', price: 250, quantity: 1.5 }] };
+      const { account, client, template } = await subscribed(api, '2026-02-01T12:00:00Z', { ...ACTIVE_AT_ONCE, purchase }, '2026-02-05', { payment_method_whitelist: ['visa', 'mastercard'] });
+      await advanceTo(account, '2026-03-05T23:59:59Z');
+      const [billed] = await generated(account, template.id, client.id);
+      expect(billed!.purchase).toEqual(template.purchase);
+      expect(billed).toMatchObject({ client_id: client.id, billing_template_id: template.id, payment_method_whitelist: ['visa', 'mastercard'] });
+    },
+  );
+
+  check(
+    {
+      id: 'TIME-DUE-WEEK',
+      title: 'subscription_due_period 1 week: "1 week means due a week after generation": a Purchase generated on Jan 30 is due on Feb 6',
+      cites: `${SUBSCRIPTION_FIELDS}, subscription_due_period_units: "1 week means due a week after generation or invoice sending"`,
+      requires: ['clock'],
+    },
+    async ({ api }) => {
+      const { purchase } = await subscribed(api, '2026-01-30T12:00:00Z', { subscription_due_period: 1, subscription_due_period_units: 'weeks' }, '2026-02-10');
+      expect(purchase!.due).toBeGreaterThanOrEqual(at('2026-02-06T00:00:00Z'));
+      expect(purchase!.due).toBeLessThan(at('2026-02-07T00:00:00Z'));
+    },
+  );
+
+  check(
+    {
+      id: 'TIME-DUE-START-OF-DAY',
+      title: 'due = 00:00 in the template\'s time zone of the issue day plus the due period (pending Purchase of Jan 30, 2 weeks → Feb 13; billing of Mar 5 → Mar 19)',
+      cites: 'DESIGN.md §4.4 ("due = start of (d + due period) in the time zone")',
+      level: 'informative',
+      requires: ['clock', 'payments'],
+    },
+    async ({ api }) => {
+      const { account, client, template, purchase } = await subscribed(api, '2026-01-30T12:00:00Z', { subscription_due_period: 2, subscription_due_period_units: 'weeks' }, '2026-02-10');
+      expect(purchase).toMatchObject({ issued: '2026-01-30', due: at('2026-02-13T00:00:00Z') });
+      await advanceTo(account, '2026-02-05T09:00:00Z');
+      await pay(account, purchase!.id);
+      await advanceTo(account, '2026-03-05T00:00:00Z');
+      expect((await generated(account, template.id, client.id)).map((p) => [p.issued, p.due])).toEqual([
+        ['2026-01-30', at('2026-02-13T00:00:00Z')],
+        ['2026-03-05', at('2026-03-19T00:00:00Z')],
+      ]);
+    },
+  );
+
+  check(
+    {
+      id: 'TIME-BILLING-AT-MIDNIGHT-TZ',
+      title: 'a billing runs at 00:00 of its date in the template\'s time zone: Apr 4 in Pacific/Auckland starts at 2026-04-03T11:00Z',
+      cites: 'DESIGN.md §4.4 ("A billing on date d runs at 00:00 of d in the template\'s time zone")',
+      level: 'informative',
+      requires: ['clock'],
+    },
+    async ({ api }) => {
+      const { account, client, template } = await subscribed(api, '2026-01-30T12:00:00Z', { ...ACTIVE_AT_ONCE, ...zoned('NZD', 'Pacific/Auckland') }, '2026-03-04');
+      expect(await issuedBy(account, template.id, client.id, '2026-04-03T10:59:59Z')).toEqual([]);
+      expect(await issuedBy(account, template.id, client.id, '2026-04-03T11:00:00Z')).toEqual(['2026-04-04']);
+    },
+  );
+
+  check(
+    {
+      id: 'TIME-BILLING-SERVICE-TYPE',
+      title: 'with force_recurring on the template, a subscription Purchase takes the subscriber\'s default_service_type; without it, none',
+      cites: 'Spec, Rules on default_service_type 4 ("force_recurring must be true to use the default_service_type"); DESIGN.md §4.8',
+      level: 'informative',
+      requires: ['clock'],
+    },
+    async ({ api }) => {
+      const { account, client, template } = await setup(api, '2026-02-01T12:00:00Z', { ...ACTIVE_AT_ONCE, force_recurring: true });
+      const plain = await makeTemplate(account, ACTIVE_AT_ONCE);
+      await subscribe(account, template.id, subscriberBody(client.id, '2026-02-05', { default_service_type: 'ONEDAY' }));
+      await subscribe(account, plain.id, subscriberBody(client.id, '2026-02-05', { default_service_type: 'ONEDAY' }));
+      await advanceTo(account, '2026-03-05T00:00:00Z');
+      expect((await generated(account, template.id, client.id)).map((p) => [p.force_recurring, p.service_type])).toEqual([[true, 'ONEDAY']]);
+      expect((await generated(account, plain.id, client.id)).map((p) => [p.force_recurring, p.service_type])).toEqual([[false, null]]);
+    },
+  );
+
+  // ------------------------------------------------------------------- automatic charges, mail
+  check(
+    {
+      id: 'TIME-AUTO-CHARGE',
+      title: '"Invoices are paid automatically when the client has saved a card"',
+      cites: 'Spec, What the service does 3: "Invoices are paid automatically when the client has saved a card."',
+      requires: ['clock', 'payments'],
+    },
+    async ({ api }) => {
+      const { account, client, template } = await setup(api, '2026-02-01T12:00:00Z', ACTIVE_AT_ONCE);
+      await saveToken(account, client.id);
+      await subscribe(account, template.id, subscriberBody(client.id, '2026-02-05'));
+      await advanceTo(account, '2026-03-05T23:59:59Z');
+      const [billed] = await generated(account, template.id, client.id);
+      expect(billed).toMatchObject({ issued: '2026-03-05', status: 'paid' });
+    },
+  );
+
+  check(
+    {
+      id: 'TIME-RECEIPT-ON-SUCCESS',
+      title: 'send receipt on success: "When true, a receipt is sent when the subscription charge succeeds"; when false, none',
+      cites: 'Spec, BillingTemplateClient table, send receipt on success: "When true, a receipt is sent when the subscription charge succeeds."',
+      requires: ['clock', 'payments', 'events'],
+    },
+    async ({ api }) => {
+      const { client, billed, unsent, mail } = await billedPair(api, 'success', 'send_receipt');
+      expect([billed.status, unsent.status]).toEqual(['paid', 'paid']);
+      expect(mail.filter((m) => m.purchase_id === billed.id).map((m) => [m.kind, m.to])).toEqual([['receipt', client.email]]);
+      expect(mail.filter((m) => m.purchase_id === unsent.id)).toEqual([]);
+    },
+  );
+
+  check(
+    {
+      id: 'TIME-INVOICE-ON-FAILURE',
+      title: 'send invoice on failure: "When true, an invoice is sent when the subscription charge fails"; when false, none',
+      cites: 'Spec, BillingTemplateClient table, send invoice on failure: "When true, an invoice is sent when the subscription charge fails."',
+      requires: ['clock', 'payments', 'events'],
+    },
+    async ({ api }) => {
+      const { client, billed: failed, unsent, mail } = await billedPair(api, 'failure', 'send_invoice_on_charge_failure');
+      expect([failed.status, unsent.status]).not.toContain('paid');
+      expect(mail.filter((m) => m.purchase_id === failed.id).map((m) => [m.kind, m.to])).toEqual([['invoice', client.email]]);
+      expect(mail.filter((m) => m.purchase_id === unsent.id)).toEqual([]);
+    },
+  );
+
+  // ----------------------------------------------------------------------------------- overdue
+  check(
+    {
+      id: 'TIME-OVERDUE',
+      title: 'an unpaid Purchase whose due passes becomes overdue, and can still be paid',
+      cites: 'DESIGN.md §3 Field names (Purchase statuses: overdue) and §4.13 (overdue marking); openapi.yaml Purchase.status ("overdue (due passed unpaid)")',
+      level: 'informative',
+      requires: ['clock', 'payments'],
+    },
+    async ({ api }) => {
+      const { account, client } = await setup(api, '2026-01-30T12:00:00Z');
+      const purchase = await createPurchase(account, client.id, { due: at('2026-02-01T00:00:00Z') });
+      await advanceTo(account, '2026-01-31T23:59:59Z');
+      expect((await getPurchase(account, purchase.id)).status).toBe('created');
+      await advanceTo(account, '2026-02-01T00:00:01Z');
+      const overdue = await getPurchase(account, purchase.id);
+      expect(overdue.status).toBe('overdue');
+      expect(overdue.status_history.map((s) => s.status)).toEqual(['created', 'overdue']);
+      expect((await pay(account, purchase.id)).status).toBe('paid');
+    },
+  );
+
+  // ------------------------------------------------------------------- ONEDAY / TWODAY execution
+  for (const [serviceType, days, paidAt] of [
+    ['ONEDAY', 1, '2026-01-31T12:00:00Z'],
+    ['TWODAY', 2, '2026-02-01T12:00:00Z'],
+  ] as const) {
+    check(
+      {
+        id: `TIME-${serviceType}-EXECUTION`,
+        title: `a charge with a ${serviceType} token is pending_execute, then paid ${days} day${days > 1 ? 's' : ''} later`,
+        cites: `Spec, BillingTemplateClient table, default_service_type: "Collection instrument at the bank; it differs in the days taken to execute"; DESIGN.md §4.8 (ONEDAY 1 day, TWODAY 2 days; "goes to pending_execute and becomes paid when the execution time has passed")`,
+        level: 'informative',
+        requires: ['clock', 'payments'],
+      },
+      async ({ api }) => {
+        const { account, client } = await setup(api, '2026-01-30T12:00:00Z');
+        const token = await saveToken(account, client.id, { serviceType });
+        const purchase = await createPurchase(account, client.id, typed(serviceType, at('2026-01-30T12:00:00Z') + 6 * DAY));
+        const charged = expectStatus(await charge(account, purchase.id, token), 200, 'charge') as Purchase;
+        expect(charged).toMatchObject({ status: 'pending_execute', recurring_token: token, service_type: serviceType });
+        await advanceTo(account, new Date(Date.parse(paidAt) - 1000).toISOString());
+        expect((await getPurchase(account, purchase.id)).status).toBe('pending_execute');
+        await advanceTo(account, paidAt);
+        const paid = await getPurchase(account, purchase.id);
+        expect(paid.status).toBe('paid');
+        expect(paid.status_history.map((s) => [s.status, s.timestamp])).toEqual([
+          ['created', at('2026-01-30T12:00:00Z')],
+          ['pending_execute', at('2026-01-30T12:00:00Z')],
+          ['paid', at(paidAt)],
+        ]);
+      },
+    );
+  }
+
+  check(
+    {
+      id: 'TIME-ONEDAY-BILLING-EXECUTION',
+      title: 'a ONEDAY subscription Purchase charged automatically with the client\'s ONEDAY token is pending_execute on its billing day, paid the next day',
+      cites: 'Spec, Rules on default_service_type 2–4; Spec, What the service does 3 ("paid automatically"); DESIGN.md §4.4 and §4.8',
+      level: 'informative',
+      requires: ['clock', 'payments'],
+    },
+    async ({ api }) => {
+      const { account, client, template } = await setup(api, '2026-02-01T12:00:00Z', { ...ACTIVE_AT_ONCE, force_recurring: true });
+      const token = await saveToken(account, client.id, { serviceType: 'ONEDAY' });
+      await subscribe(account, template.id, subscriberBody(client.id, '2026-02-05', { default_service_type: 'ONEDAY' }));
+      await advanceTo(account, '2026-03-05T23:59:59Z');
+      const [billed] = await generated(account, template.id, client.id);
+      expect(billed).toMatchObject({ issued: '2026-03-05', service_type: 'ONEDAY', status: 'pending_execute', recurring_token: token });
+      await advanceTo(account, '2026-03-06T00:00:00Z');
+      expect((await getPurchase(account, billed!.id)).status).toBe('paid');
+    },
+  );
+
+  check(
+    {
+      id: 'TIME-SANDBOX-CLOCKS',
+      title: 'each sandbox has its own clock: advancing one moves no other',
+      cites: 'DESIGN.md §4.13 ("Each sandbox has its own clock") and §3 Authentication and sandboxes',
+      level: 'informative',
+      requires: ['clock'],
+    },
+    async ({ api }) => {
+      const moved = await sandbox(api, '2026-01-30T12:00:00Z');
+      const still = await sandbox(api, '2026-01-30T12:00:00Z');
+      await advanceTo(moved, '2026-03-01T00:00:00Z');
+      const clock = expectStatus(await still.api.sim.get('/clock'), 200, 'GET /sim/v1/clock') as { now: string; frozen: boolean };
+      expect([Date.parse(clock.now), clock.frozen]).toEqual([Date.parse('2026-01-30T12:00:00Z'), true]);
+    },
+  );
+});

@@ -1,0 +1,192 @@
+// What the limits checks read from openapi.yaml and send: its request schemas walked (following $ref
+// and allOf, into nested objects and array items) to every writable property; a subject, the create
+// request whose body a check changes at one property's path; and the values that probe a property:
+// strings and arrays of a given length, a value of the wrong JSON type, one outside an enum.
+
+import { expect } from 'vitest';
+import type { CheckContext } from './check.ts';
+import type { Reply } from './client.ts';
+import { schema as documentSchema } from './operations.ts';
+import { getPath, paymentMethods, today } from './primitives.ts';
+
+export type Node = Record<string, any>;
+export type Path = string[];
+
+export const clone = <T>(value: T): T => structuredClone(value);
+
+// ------------------------------------------------------------------ the document, walked
+
+const refName = (ref: string) => ref.split('/').pop()!;
+
+/** A schema with its $ref and allOf resolved (properties merged; `{}` placeholders add nothing). */
+export function resolve(node: Node): Node {
+  let out: Node = { ...node };
+  if (out.$ref) {
+    const { $ref, ...rest } = out;
+    out = merge(resolve(documentSchema(refName($ref))), rest);
+  }
+  if (out.allOf) {
+    const { allOf, ...rest } = out;
+    out = merge((allOf as Node[]).map(resolve).reduce(merge, {}), rest);
+  }
+  return out;
+}
+
+function merge(a: Node, b: Node): Node {
+  const properties: Node = { ...a.properties };
+  for (const [name, node] of Object.entries((b.properties ?? {}) as Node)) properties[name] = { ...properties[name], ...node };
+  return { ...a, ...b, properties, required: [...new Set([...(a.required ?? []), ...(b.required ?? [])])] };
+}
+
+export interface Field {
+  path: Path;
+  node: Node;
+}
+
+/** Every writable property and array item under an object schema, depth first. */
+export function walk(object: Node, prefix: Path, fields: Field[], requireds: Path[]): void {
+  for (const name of object.required ?? []) {
+    const node = resolve(object.properties?.[name] ?? {});
+    if (!node.readOnly) requireds.push([...prefix, name]);
+  }
+  for (const [name, raw] of Object.entries((object.properties ?? {}) as Node)) {
+    const node = resolve(raw);
+    if (node.readOnly) continue;
+    const path = [...prefix, name];
+    fields.push({ path, node });
+    descend(node, path, fields, requireds);
+  }
+}
+
+function descend(node: Node, path: Path, fields: Field[], requireds: Path[]): void {
+  if (node.properties) walk(node, path, fields, requireds);
+  if (node.items) {
+    const item = resolve(node.items);
+    fields.push({ path: [...path, '0'], node: item });
+    descend(item, [...path, '0'], fields, requireds);
+  }
+}
+
+export const typeOf = (node: Node): string | undefined => {
+  const types = ([] as string[]).concat(node.type ?? []).filter((t) => t !== 'null');
+  return types[0];
+};
+
+// ------------------------------------------------------------------------- the subjects
+
+/** What a check needs from the account, loaded on demand. */
+export interface Gen {
+  ctx: CheckContext;
+  /** Today (YYYY-MM-DD, UTC) on the account's clock. */
+  day(): Promise<string>;
+  methods(): Promise<string[]>;
+}
+
+export function gen(ctx: CheckContext): Gen {
+  let day: Promise<string> | undefined;
+  let methods: Promise<string[]> | undefined;
+  return { ctx, day: () => (day ??= today(ctx)), methods: () => (methods ??= paymentMethods(ctx.api)) };
+}
+
+export interface Setup {
+  /** A valid body (before the case changes `path`). */
+  body: Node;
+  send(body: Node): Promise<Reply>;
+  /** Reads the created object back. */
+  read(reply: Reply): Promise<Node>;
+  /** Asserts that the (rejected) request created nothing. */
+  nothingCreated(): Promise<void>;
+}
+
+export interface Subject {
+  schema: string;
+  prepare(g: Gen, path: Path, value: unknown): Promise<Setup>;
+}
+
+export const related = (path: Path, slot: string) => {
+  const other = slot.split('.');
+  const n = Math.min(path.length, other.length);
+  return path.slice(0, n).join('.') === other.slice(0, n).join('.');
+};
+
+export async function readBack(g: Gen, path: string): Promise<Node> {
+  const res = await g.ctx.api.get(path);
+  expect(res.status, `GET ${path} after creating it`).toBe(200);
+  return res.body as Node;
+}
+
+// ----------------------------------------------------------------------------- values
+
+/** An e-mail address of exactly n characters (local part "x", labels of at most 63). */
+function emailOfLength(n: number): string {
+  let left = n - 2 - 3;
+  let domain = '';
+  while (left > 0) {
+    let k = Math.min(63, left - 1);
+    if (left - (k + 1) === 1) k -= 1;
+    domain += `${'a'.repeat(k)}.`;
+    left -= k + 1;
+  }
+  return `x@${domain}com`;
+}
+
+export const leafName = (path: Path) => [...path].reverse().find((key) => !/^\d+$/.test(key))!;
+export const isWhitelistItem = (path: Path) => path.length >= 2 && path[path.length - 2] === 'payment_method_whitelist';
+
+/**
+ * A string of exactly n characters that is valid for the field, or undefined when none is known
+ * (e.g. no IANA time zone is 64 characters long). With `anyValue` any string of that length will
+ * do (the request is meant to be rejected for its length).
+ */
+export async function text(g: Gen, field: Field, n: number, anyValue: boolean): Promise<string | undefined> {
+  if (field.node.format === 'email') return n >= 6 ? emailOfLength(n) : undefined;
+  if (anyValue) return 'a'.repeat(n);
+  if (field.node.format || field.node.pattern) return undefined;
+  const name = leafName(field.path);
+  if (name === 'timezone') return n === 3 ? 'UTC' : undefined;
+  if (name === 'language') return n === 2 ? 'en' : n === 8 ? 'yue-Hant' : undefined;
+  if (isWhitelistItem(field.path)) return (await g.methods()).find((m) => m.length === n);
+  return 'a'.repeat(n);
+}
+
+/** An array of exactly n valid items for the field, or undefined when none is known. */
+export async function items(g: Gen, field: Field, setup: Setup, n: number): Promise<unknown[] | undefined> {
+  const existing = getPath(setup.body, field.path);
+  if (Array.isArray(existing) && existing.length) return Array.from({ length: n }, () => clone(existing[0]));
+  const item = resolve(field.node.items ?? {});
+  if (item.format === 'email') return Array.from({ length: n }, (_, i) => `copy${i}@example.com`);
+  if (leafName(field.path) === 'payment_method_whitelist') {
+    const methods = await g.methods();
+    return methods.length >= n ? methods.slice(0, n) : undefined;
+  }
+  return undefined;
+}
+
+export function wrongType(node: Node): unknown {
+  switch (typeOf(node)) {
+    case 'string':
+      return 12345;
+    case 'integer':
+    case 'number':
+      return '1';
+    case 'boolean':
+      return 'true';
+    case 'array':
+      return 'visa';
+    case 'object':
+      return 'x';
+    default:
+      return undefined;
+  }
+}
+
+export function outsideEnum(values: unknown[]): string {
+  if (values.includes('months')) return 'years';
+  if (values.every((v) => v === null || (typeof v === 'string' && v === v.toUpperCase()))) return 'THREEDAY';
+  return 'not_a_choice';
+}
+
+export const show = (value: unknown) => {
+  const text = JSON.stringify(value) ?? 'undefined';
+  return text.length > 40 ? `${text.slice(0, 37)}… (${Array.isArray(value) ? `${value.length} items` : `${text.length - 2} characters`})` : text;
+};
