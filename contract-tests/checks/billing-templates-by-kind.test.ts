@@ -10,6 +10,7 @@
 
 import { describe, expect } from 'vitest';
 import { check, type CheckContext } from '../lib/check.ts';
+import { ERRORS, READ_ONLY_CODE, SUBSCRIPTION_RULES as RULES, TEMPLATE_TABLE as TABLE } from '../lib/citations.ts';
 import type { ApiClient, Reply } from '../lib/client.ts';
 import {
   addDays,
@@ -35,11 +36,6 @@ import {
   readTemplate as read,
   templatePath as path,
 } from '../lib/scenario.ts';
-
-const TABLE = 'Spec, BillingTemplate table';
-const RULES = 'Spec, Rules on the subscription fields';
-const READ_ONLY_CODE = 'DESIGN.md §4.10: "Sending a read-only field with a value different from the stored one → 400 with code read_only"';
-const ERRORS = 'DESIGN.md §3 Errors';
 
 /** Every subscription_* field the request may send, with a value other than its spec default. */
 const SUBSCRIPTION_FIELDS: Record<string, unknown> = { ...CYCLE, ...DUE_PERIOD, subscription_paused: true };

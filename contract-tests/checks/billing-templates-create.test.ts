@@ -4,6 +4,7 @@
 
 import { describe, expect } from 'vitest';
 import { check } from '../lib/check.ts';
+import { ERRORS, READ_ONLY_CODE, SUBSCRIPTION_RULES as RULES, TEMPLATE_TABLE as TABLE } from '../lib/citations.ts';
 import {
   addDays,
   brandId,
@@ -32,11 +33,6 @@ import {
 } from '../lib/scenario.ts';
 
 type Node = Record<string, any>;
-
-const TABLE = 'Spec, BillingTemplate table';
-const RULES = 'Spec, Rules on the subscription fields';
-const READ_ONLY_CODE = 'DESIGN.md §4.10: "Sending a read-only field with a value different from the stored one → 400 with code read_only"';
-const ERRORS = 'DESIGN.md §3 Errors';
 
 describe('billing templates', () => {
   // ------------------------------------------------------------------ create, read, list

@@ -10,6 +10,7 @@
 
 import { describe, expect } from 'vitest';
 import { check, type CheckContext } from '../lib/check.ts';
+import { ERRORS, READ_ONLY_CODE, SUBSCRIPTION_RULES as RULES, TEMPLATE_TABLE as TABLE } from '../lib/citations.ts';
 import {
   brandId,
   CYCLE,
@@ -36,11 +37,6 @@ import {
 } from '../lib/scenario.ts';
 
 type Node = Record<string, any>;
-
-const TABLE = 'Spec, BillingTemplate table';
-const RULES = 'Spec, Rules on the subscription fields';
-const READ_ONLY_CODE = 'DESIGN.md §4.10: "Sending a read-only field with a value different from the stored one → 400 with code read_only"';
-const ERRORS = 'DESIGN.md §3 Errors';
 
 /** A subscription template with a launched (active) subscriber: a trial makes add_subscriber activate it. */
 async function launched(ctx: CheckContext): Promise<Node> {

@@ -6,6 +6,7 @@
 
 import { describe, expect } from 'vitest';
 import { check } from '../lib/check.ts';
+import { ERRORS } from '../lib/citations.ts';
 import type { Reply } from '../lib/client.ts';
 import {
   brandId,
@@ -22,7 +23,6 @@ import { makeTemplate } from '../lib/scenario.ts';
 
 type Node = Record<string, any>;
 
-const ERRORS = 'DESIGN.md §3 Errors';
 const JSON_BODY = 'Spec, Create a BillingTemplate: "Request: the BillingTemplate body shape above, JSON."';
 
 /** Every 4xx body: a non-empty map from a field path to a non-empty list of {message, code}. */

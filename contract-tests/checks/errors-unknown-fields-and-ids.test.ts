@@ -11,6 +11,7 @@
 
 import { describe, expect } from 'vitest';
 import { check, type CheckContext } from '../lib/check.ts';
+import { ERRORS } from '../lib/citations.ts';
 import { document, fillPath, operations } from '../lib/operations.ts';
 import {
   brandId,
@@ -30,7 +31,6 @@ import { makeClient, makeOneTimeTemplate, makeTemplate, subscribe } from '../lib
 
 type Node = Record<string, any>;
 
-const ERRORS = 'DESIGN.md §3 Errors';
 const UNKNOWN_FIELD = `${ERRORS}: "A request body field that the operation does not define is rejected (400, code unknown_field)"`;
 
 /** A valid request of an operation, a misspelt field to add to it, and how to see that nothing changed. */

@@ -6,6 +6,7 @@
 
 import { describe, expect } from 'vitest';
 import { check, type CheckContext } from '../lib/check.ts';
+import { SUBSCRIBER_TABLE as TABLE } from '../lib/citations.ts';
 import type { ApiClient } from '../lib/client.ts';
 import {
   ACTIVE_AT_ONCE,
@@ -33,8 +34,6 @@ import {
   type Account,
   type Attempt,
 } from '../lib/scenario.ts';
-
-const TABLE = 'Spec, BillingTemplateClient (request body shape)';
 
 /** A sandbox frozen at 2026-01-30T12:00:00Z (today is Jan 30 in UTC: the earliest deduction date is Feb 3). */
 const setupAt = (api: ApiClient, templateOverrides: Record<string, unknown> = {}) => sandboxTemplate(api, SANDBOX_NOW, templateOverrides);

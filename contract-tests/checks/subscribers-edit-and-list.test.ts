@@ -5,6 +5,7 @@
 
 import { describe, expect } from 'vitest';
 import { check } from '../lib/check.ts';
+import { SUBSCRIBER_STATES as STATES, SUBSCRIBER_TABLE as TABLE } from '../lib/citations.ts';
 import type { ApiClient } from '../lib/client.ts';
 import {
   ACTIVE_AT_ONCE,
@@ -31,10 +32,6 @@ import {
   subscribe,
   subscribersOf,
 } from '../lib/scenario.ts';
-
-const TABLE = 'Spec, BillingTemplateClient (request body shape)';
-
-const STATES = 'Spec, States and transitions: BillingTemplateClient status';
 
 /** setup() charged at period end, a second such template, and two subscriptions of the client to the first (a, then b). */
 async function twoSubscriptions(api: ApiClient) {

@@ -4,6 +4,7 @@
 
 import { describe, expect } from 'vitest';
 import { check } from '../lib/check.ts';
+import { SUBSCRIBER_STATES as STATES, SUBSCRIBER_TABLE as TABLE } from '../lib/citations.ts';
 import {
   ACTIVE_AT_ONCE,
   addDays,
@@ -26,10 +27,6 @@ import {
   purchasesOf,
   subscribe,
 } from '../lib/scenario.ts';
-
-const TABLE = 'Spec, BillingTemplateClient (request body shape)';
-
-const STATES = 'Spec, States and transitions: BillingTemplateClient status';
 
 describe('subscribers', () => {
   // ------------------------------------------------------------------------ the status table

@@ -5,6 +5,7 @@
 
 import { describe, expect } from 'vitest';
 import { check } from '../lib/check.ts';
+import { TEMPLATE_SHAPE as SUBSCRIPTION_FIELDS } from '../lib/citations.ts';
 import type { ApiClient } from '../lib/client.ts';
 import { ACTIVE_AT_ONCE, at, DAY, expectStatus, subscriberBody, zoned } from '../lib/primitives.ts';
 import {
@@ -26,8 +27,6 @@ import {
   typed,
   type Purchase,
 } from '../lib/scenario.ts';
-
-const SUBSCRIPTION_FIELDS = 'Spec, BillingTemplate (request body shape)';
 
 /**
  * Two subscribers of one template, charged at period end, each client with a saved card whose

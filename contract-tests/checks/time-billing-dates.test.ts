@@ -9,6 +9,7 @@
 
 import { describe, expect } from 'vitest';
 import { check, type CheckSpec } from '../lib/check.ts';
+import { SUBSCRIBER_STATES as STATES, TEMPLATE_SHAPE as SUBSCRIPTION_FIELDS } from '../lib/citations.ts';
 import type { ApiClient } from '../lib/client.ts';
 import { ACTIVE_AT_ONCE, subscriberBody, zoned } from '../lib/primitives.ts';
 import {
@@ -26,9 +27,6 @@ import {
   subscribe,
   subscribersOf,
 } from '../lib/scenario.ts';
-
-const SUBSCRIPTION_FIELDS = 'Spec, BillingTemplate (request body shape)';
-const STATES = 'Spec, States and transitions: BillingTemplateClient status';
 
 /** A sandbox frozen at `now` with one client, a UTC template and one in `timezone`, both charged at period end. */
 async function twoZones(api: ApiClient, now: string, currency: string, timezone: string) {

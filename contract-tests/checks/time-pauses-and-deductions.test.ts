@@ -5,6 +5,7 @@
 
 import { describe, expect } from 'vitest';
 import { check } from '../lib/check.ts';
+import { SUBSCRIBER_STATES as STATES, TEMPLATE_SHAPE as SUBSCRIPTION_FIELDS } from '../lib/citations.ts';
 import { ACTIVE_AT_ONCE, expectStatus, expectSuccess, subscriberBody } from '../lib/primitives.ts';
 import {
   advanceTo,
@@ -23,9 +24,6 @@ import {
   subscribe,
   subscribersOf,
 } from '../lib/scenario.ts';
-
-const SUBSCRIPTION_FIELDS = 'Spec, BillingTemplate (request body shape)';
-const STATES = 'Spec, States and transitions: BillingTemplateClient status';
 
 /** Products with tax and a discount: total (2990 + 598 tax) + (500 − 100) = 3988. */
 const TAXED = {

@@ -2,14 +2,12 @@
 // token, validate path, query and body with the operation's precompiled validators, call the handler.
 
 import type { NextFunction, Request, Response } from 'express';
-import type { Context } from '../domain/context.ts';
 import { ALL, ApiError, errors, notFound } from '../domain/errors.ts';
 import type { Input } from '../domain/types.ts';
 import { toFieldErrors } from '../contract/ajv-errors.ts';
 import type { Operation, RouteTable } from '../contract/routes.ts';
-import { sandboxClock } from '../engine/clock.ts';
-import { catchUp } from '../engine/time.ts';
 import type { PublicHandler, Reply, SandboxHandler, Services } from './handler.ts';
+import { inSandboxTurn } from './turn.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const READS = new Set(['GET', 'HEAD']);
@@ -76,22 +74,21 @@ export function dispatcher(tables: DispatchTables, services: Services) {
     }
 
     const sandboxId = await services.tokens.verify(req.get('authorization'));
-    // The sandbox is looked up inside its turn: a reset queued before this request replaces it.
-    const reply = await services.serial.run(sandboxId, async () => {
-      const sandbox = services.store.get(sandboxId);
-      if (!sandbox) {
+    const reply = await inSandboxTurn(
+      services,
+      sandboxId,
+      async (sandbox, ctx) => {
+        sandbox.publicOrigin = origin;
+        // Input is validated even for an operation not simulated yet: a bad request is a 400 either way.
+        const { query, body } = validatedInput(operation, req, params);
+        const handler = tables.sandboxHandlers[operation.operationId];
+        if (!handler) throw notImplemented(operation);
+        return handler({ params, query, body, url, origin, services, sandbox, ctx });
+      },
+      () => {
         throw new ApiError(401, { [ALL]: [errors.authenticationFailed('The token names a sandbox this simulator does not have.')] });
-      }
-      sandbox.publicOrigin = origin;
-      // Work that fell due while the clock ran (or was queued for now) happens before the request sees the sandbox.
-      await catchUp(sandbox, services.clock, services.ids);
-      // Input is validated even for an operation not simulated yet: a bad request is a 400 either way.
-      const { query, body } = validatedInput(operation, req, params);
-      const handler = tables.sandboxHandlers[operation.operationId];
-      if (!handler) throw notImplemented(operation);
-      const ctx: Context = { clock: sandboxClock(sandbox.clock, services.clock), ids: services.ids };
-      return handler({ params, query, body, url, origin, services, sandbox, ctx });
-    });
+      },
+    );
     if (!READS.has(req.method) && reply.status < 400) {
       services.store.changed();
       // Deliveries the change queued go out after the answer, not before it.

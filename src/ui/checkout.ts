@@ -10,13 +10,12 @@ import { ApiError } from '../domain/errors.ts';
 import { PAYMENT_METHODS } from '../domain/payment-methods.ts';
 import { withStatus } from '../domain/purchases.ts';
 import type { Input, Purchase } from '../domain/types.ts';
-import { sandboxClock } from '../engine/clock.ts';
 import { chargeWithToken, payAtCheckout } from '../engine/payments.ts';
 import { savePurchase } from '../engine/records.ts';
-import { catchUp } from '../engine/time.ts';
 import { clientTokens } from '../engine/tokens.ts';
 import { toApiError } from '../http/errors.ts';
 import type { Services } from '../http/handler.ts';
+import { inSandboxTurn } from '../http/turn.ts';
 import type { Sandbox, Store } from '../store/store.ts';
 import { checkoutPage, errorPage, notFoundPage, OUTCOMES, type OutcomeName } from './checkout-page.ts';
 
@@ -32,23 +31,21 @@ export function findPurchase(store: Store, id: string): { sandbox: Sandbox; purc
 type Opened = { sandbox: Sandbox; purchase: Purchase; ctx: Context };
 
 /**
- * Runs `work` on the purchase in its sandbox's turn (services.serial: never interleaved with a
- * request or a webhook delivery of that sandbox), after any work that fell due on a running clock,
- * such as overdue marking. Resolves to undefined when no sandbox holds the purchase.
+ * Runs `work` on the purchase in its sandbox's turn (never interleaved with a request or a webhook
+ * delivery of that sandbox). Resolves to undefined when no sandbox holds the purchase.
  */
 async function withPurchase<T>(services: Services, id: string, work: (opened: Opened) => T): Promise<T | undefined> {
   const found = findPurchase(services.store, id);
   if (!found) return undefined;
-  const sandboxId = found.sandbox.id;
-  const result = await services.serial.run(sandboxId, async () => {
-    // Looked up again inside the turn: a reset queued before it has replaced the sandbox.
-    const sandbox = services.store.get(sandboxId);
-    if (!sandbox?.purchases.has(id)) return undefined;
-    await catchUp(sandbox, services.clock, services.ids);
-    const ctx: Context = { clock: sandboxClock(sandbox.clock, services.clock), ids: services.ids };
-    return { value: work({ sandbox, purchase: sandbox.purchases.get(id)!, ctx }) };
-  });
-  return result?.value;
+  return inSandboxTurn<T | undefined>(
+    services,
+    found.sandbox.id,
+    (sandbox, ctx) => {
+      const purchase = sandbox.purchases.get(id);
+      return purchase && work({ sandbox, purchase, ctx });
+    },
+    () => undefined,
+  );
 }
 
 /** After an accepted change: persist it, and let the sandbox's webhook deliveries go out. */

@@ -6,6 +6,8 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import type { Harness } from '../support/harness.ts';
 
 /** Installed by `.ci/run` (`apt-get install -y chromium`). */
 const CHROMIUM = '/usr/bin/chromium';
@@ -55,4 +57,14 @@ export async function screenshot(page: Page, name: string, element?: Locator): P
   mkdirSync(SCREENSHOTS, { recursive: true });
   const path = `${SCREENSHOTS}${name}.png`;
   await (element ? element.screenshot({ path }) : page.screenshot({ path, fullPage: true }));
+}
+
+/** The browser of a test file, launched before its tests and closed after; `open()` gives a fresh page on the harness. */
+export function useBrowser(h: Harness): { open(): Promise<TestPage> } {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(() => browser?.close());
+  return { open: () => openPage(browser!, h.origin) };
 }

@@ -2,9 +2,8 @@
 // method and a test outcome, and pays; the API then shows what the payment did (spec: a pending
 // subscriber "becomes active" once its first purchase is paid, from "the day of payment").
 
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../support/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { useHarness } from '../support/harness.ts';
 import {
   createPurchase,
   getPurchase,
@@ -18,17 +17,10 @@ import {
   tokensOf,
   type Box,
 } from '../builders/engine.ts';
-import { launchBrowser, openPage, screenshot, type TestPage } from './browser.ts';
+import { useBrowser, screenshot, type TestPage } from './browser.ts';
 
-let h: Harness;
-let browser: Browser;
-beforeAll(async () => {
-  [h, browser] = await Promise.all([startHarness(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await h?.close();
-});
+const h = useHarness();
+const browser = useBrowser(h);
 
 const NOW = '2026-01-30T12:00:00Z';
 
@@ -43,7 +35,7 @@ async function pendingSubscriber(box?: Box) {
 }
 
 async function withPage(test: (tab: TestPage) => Promise<void>): Promise<void> {
-  const tab = await openPage(browser, h.origin);
+  const tab = await browser.open();
   try {
     await test(tab);
     expect(tab.blocked, 'requests outside the simulator').toEqual([]);

@@ -2,21 +2,13 @@
 // and subscribers, advances the clock with a button, and sees the billing it caused in the
 // subscriber's timeline (DESIGN.md §4.2: launched Jan 30, the next billing date is Feb 28).
 
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../support/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { useHarness } from '../support/harness.ts';
 import { makeClient, makeTemplate, payPurchase, sandboxAt, subscribe, subscriberBody } from '../builders/engine.ts';
-import { launchBrowser, openPage, screenshot } from './browser.ts';
+import { useBrowser, screenshot } from './browser.ts';
 
-let h: Harness;
-let browser: Browser;
-beforeAll(async () => {
-  [h, browser] = await Promise.all([startHarness(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await h?.close();
-});
+const h = useHarness();
+const browser = useBrowser(h);
 
 describe('QA dashboard', () => {
   it('a pasted token shows the sandbox; "+1 month" bills the active subscriber and the new purchase appears in its timeline; the token is remembered', async () => {
@@ -26,7 +18,7 @@ describe('QA dashboard', () => {
     const { subscriber, purchase } = await subscribe(box, template.id, subscriberBody(client.id, '2026-02-05'));
     await payPurchase(box, purchase!.id, { save_token: true });
 
-    const { page, blocked, close } = await openPage(browser, h.origin);
+    const { page, blocked, close } = await browser.open();
     try {
       await page.goto(`${h.origin}/`);
       await page.getByLabel('Sandbox token (bearer JWT)').fill(box.token);
@@ -60,7 +52,7 @@ describe('QA dashboard', () => {
   });
 
   it('a refused token is said so on the page, not thrown away silently', async () => {
-    const { page, close } = await openPage(browser, h.origin);
+    const { page, close } = await browser.open();
     try {
       await page.goto(`${h.origin}/`);
       expect(await page.locator('#message').textContent()).toBe('Paste a sandbox token to begin.');

@@ -2,21 +2,13 @@
 // CDN: every request outside the simulator is aborted), listing every operation of openapi.yaml,
 // with "Try it out" sending the request to this very server.
 
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HTTP_METHODS, loadSpec } from '../../src/contract/spec.ts';
-import { startHarness, type Harness } from '../support/harness.ts';
-import { launchBrowser, openPage, screenshot } from './browser.ts';
+import { useHarness } from '../support/harness.ts';
+import { useBrowser, screenshot } from './browser.ts';
 
-let h: Harness;
-let browser: Browser;
-beforeAll(async () => {
-  [h, browser] = await Promise.all([startHarness(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await h?.close();
-});
+const h = useHarness();
+const browser = useBrowser(h);
 
 // Swagger UI lists the document's `webhooks` (what the simulator POSTs to a callback) with the paths.
 const spec = loadSpec() as ReturnType<typeof loadSpec> & { webhooks?: Record<string, Record<string, unknown>> };
@@ -26,7 +18,7 @@ const operationIds = [...Object.values(spec.paths), ...Object.values(spec.webhoo
 
 describe('API reference at /docs', () => {
   it('lists every operation of openapi.yaml, and "Try it out" on GET /healthz gets a 200 from this server', async () => {
-    const { page, blocked, close } = await openPage(browser, h.origin);
+    const { page, blocked, close } = await browser.open();
     try {
       await page.goto(`${h.origin}/docs`);
       await page.locator('.opblock').first().waitFor();

@@ -2,7 +2,7 @@
 // default sandbox and its stable token.
 
 import { SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { loadSpec } from '../../src/contract/spec.ts';
 import { createIds } from '../../src/engine/ids.ts';
@@ -10,14 +10,10 @@ import { createApp } from '../../src/http/app.ts';
 import { DEFAULT_SECRET } from '../../src/http/auth.ts';
 import { MemoryStore } from '../../src/store/store.ts';
 import { startSimulator } from '../../src/index.ts';
-import { startHarness, type Harness } from '../support/harness.ts';
+import { useHarness } from '../support/harness.ts';
 import { clientBody, subscriptionBody } from '../builders/templates.ts';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.close());
+const h = useHarness();
 
 const sign = (claims: { sub?: string; exp?: number }, secret = DEFAULT_SECRET) => {
   const jwt = new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setIssuer('billing-sim');

@@ -1,14 +1,10 @@
 // /api/v1/billing_templates/ over HTTP: the spec's BillingTemplate rules as a client meets them.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../support/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { useHarness } from '../support/harness.ts';
 import { oneTimeBody, subscriptionBody } from '../builders/templates.ts';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.close());
+const h = useHarness();
 
 type Template = Record<string, unknown> & { id: string; purchase: { total: number; products: unknown[] } };
 type Errors = Record<string, { code: string; message: string }[]>;

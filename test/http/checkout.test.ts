@@ -2,8 +2,8 @@
 // status gets, the `viewed` status, escaping, the form post beside the API's JSON-only rule, and the
 // engine's refusals shown as messages. The browser flows are in test/browser/checkout.test.ts.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../support/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { useHarness } from '../support/harness.ts';
 import {
   advance,
   at,
@@ -19,11 +19,7 @@ import {
   type Purchase,
 } from '../builders/engine.ts';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.close());
+const h = useHarness();
 
 const NOW = '2026-01-30T12:00:00Z';
 

@@ -1,14 +1,10 @@
 // /api/v1/clients/: CRUD and pagination, newest first, absolute next/previous links.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../support/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { useHarness } from '../support/harness.ts';
 import { clientBody } from '../builders/templates.ts';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.close());
+const h = useHarness();
 
 interface Client {
   id: string;

@@ -1,8 +1,8 @@
 // Engine behaviour around the clock and the store: running clocks catch up without an advance,
 // a persisted sandbox resumes its schedule, and due_strict refuses late payment.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../support/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { useHarness } from '../support/harness.ts';
 import { advance, createPurchase, generated, getSubscriber, makeClient, makeTemplate, payPurchase, sandboxAt, subscribe, subscriberBody, type Box } from '../builders/engine.ts';
 import { createTemplate } from '../../src/domain/billing-templates.ts';
 import { writeClient } from '../../src/domain/clients.ts';
@@ -14,11 +14,7 @@ import { advance as advanceSandbox } from '../../src/engine/time.ts';
 import { fromSnapshot, toSnapshot } from '../../src/store/store.ts';
 import { subscriptionBody } from '../builders/templates.ts';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({ now: '2026-01-30T12:00:00Z' });
-});
-afterAll(() => h.close());
+const h = useHarness({ now: '2026-01-30T12:00:00Z' });
 
 describe('running clocks', () => {
   it('a billing falls due as wall time passes and has run before the next request sees the sandbox', async () => {

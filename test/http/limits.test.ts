@@ -1,15 +1,11 @@
 // The spec's Limits table and every enum, each bound ±1 and wrong-typed: the value inside the bound
 // is accepted, the one outside gets a 400 naming the field, and a rejected request changes nothing.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../support/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { useHarness } from '../support/harness.ts';
 import { oneTimeBody, subscriptionBody } from '../builders/templates.ts';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.close());
+const h = useHarness();
 
 type Body = Record<string, unknown>;
 type Errors = Record<string, { code: string }[]>;

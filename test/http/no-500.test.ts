@@ -1,15 +1,11 @@
 // "No client input may produce a 500": every operation of openapi.yaml that takes a body gets
 // bodies of the wrong shape, and every one of its top-level fields gets values of every JSON type.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadSpec, type OpenApiOperation } from '../../src/contract/spec.ts';
-import { startHarness, type Harness } from '../support/harness.ts';
+import { useHarness } from '../support/harness.ts';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.close());
+const h = useHarness();
 
 const doc = loadSpec();
 const WEIRD = [null, true, 0, -1, 1.5, 1e308, '', 'x'.repeat(300), '2026-02-30', [], [null], {}, { nested: { deeper: [1] } }];

@@ -1,8 +1,8 @@
 // Purchases over HTTP: POST /purchases/ and charging with a recurring token, with the spec's "Rules
 // on default_service_type" for both and the execution times of the service types.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../support/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { useHarness } from '../support/harness.ts';
 import {
   advance,
   at,
@@ -25,11 +25,7 @@ import {
   type Purchase,
 } from '../builders/engine.ts';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.close());
+const h = useHarness();
 
 const NOW = '2026-01-30T12:00:00Z';
 

@@ -2,8 +2,8 @@
 // recurring token" through both endpoints, automatic subscription charges (DESIGN.md §4.9) and
 // tokens that a deleted client takes with it.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../support/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { useHarness } from '../support/harness.ts';
 import {
   advance,
   createPurchase,
@@ -24,11 +24,7 @@ import {
   type Purchase,
 } from '../builders/engine.ts';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.close());
+const h = useHarness();
 
 const NOW = '2026-01-30T12:00:00Z';
 

@@ -1,15 +1,11 @@
 // The server's behaviour around the operations: errors for bad requests of every kind, CORS,
 // trailing slashes, the request log. DESIGN.md §3 "Server" and "Errors".
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../support/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { useHarness } from '../support/harness.ts';
 import { clientBody } from '../builders/templates.ts';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.close());
+const h = useHarness();
 
 const errorBody = (body: unknown) => body as Record<string, { message: string; code: string }[]>;
 

@@ -2,8 +2,8 @@
 // §4.1 (launch), PATCH of a subscriber, and the template's cycle fields once a subscriber is launched.
 // Each test has a sandbox of its own, frozen at the instant it names.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../support/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { useHarness } from '../support/harness.ts';
 import {
   ACTIVE_AT_ONCE,
   advance,
@@ -25,11 +25,7 @@ import {
   subscriberBody,
 } from '../builders/engine.ts';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.close());
+const h = useHarness();
 
 // 2026-01-30T12:00:00Z: "today" in UTC is Jan 30, so the earliest deduction date is Feb 3.
 const NOW = '2026-01-30T12:00:00Z';

@@ -2,8 +2,8 @@
 // BillingTemplateClient table, and the decisions on validation, answers a 400 naming the field and
 // changes nothing. Each test has a sandbox of its own, frozen at the instant it names.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../support/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { useHarness } from '../support/harness.ts';
 import {
   ACTIVE_AT_ONCE,
   addSubscriber,
@@ -22,11 +22,7 @@ import {
   type Box,
 } from '../builders/engine.ts';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.close());
+const h = useHarness();
 
 // 2026-01-30T12:00:00Z: "today" in UTC is Jan 30, so the earliest deduction date is Feb 3.
 const NOW = '2026-01-30T12:00:00Z';
@@ -65,16 +61,30 @@ describe('add_subscriber: rejected requests change nothing', () => {
     expect(subscriber.subscription_deduction_date).toBe('2026-02-03');
   });
 
-  it('"Minimum: today plus 4 days" in Pacific/Auckland: at 2026-01-30T11:30Z it is already Jan 31 there, so Feb 3 → min_value, Feb 4 accepted', async () => {
+  // "Today" is the sandbox's day in the template's time zone: near midnight UTC, the same instant is
+  // already tomorrow in Auckland and still yesterday in Los Angeles, so the earliest date moves.
+  const ZONES = [
+    { zone: 'Pacific/Auckland', now: '2026-01-30T11:30:00Z', local: 'already Jan 31', tooEarly: '2026-02-03', earliest: '2026-02-04', utc: ['2026-02-03', 201] },
+    { zone: 'Pacific/Auckland', now: '2026-01-30T23:30:00Z', local: 'Jan 31 near midnight UTC', tooEarly: '2026-02-03', earliest: '2026-02-04', utc: ['2026-02-03', 201] },
+    { zone: 'America/Los_Angeles', now: '2026-01-31T00:30:00Z', local: 'still Jan 30', tooEarly: '2026-02-02', earliest: '2026-02-03', utc: ['2026-02-03', 400] },
+  ] as const;
+  for (const { zone, now, local, tooEarly, earliest, utc } of ZONES) {
+    it(`"Minimum: today plus 4 days" in ${zone}: at ${now} it is ${local} there, so ${tooEarly} → min_value, ${earliest} accepted; UTC's own today decides ${utc[0]}`, async () => {
+      const box = await sandboxAt(h, now);
+      const client = await makeClient(box);
+      const zoned = await makeTemplate(box, inZone(zone, ACTIVE_AT_ONCE));
+      const utcTemplate = await makeTemplate(box, ACTIVE_AT_ONCE);
+      await expectRefused(box, zoned.id, subscriberBody(client.id, tooEarly), 'subscription_deduction_date', 'min_value');
+      expect((await addSubscriber(box, zoned.id, subscriberBody(client.id, earliest))).status).toBe(201);
+      if (utc[1] === 400) await expectRefused(box, utcTemplate.id, subscriberBody(client.id, utc[0]), 'subscription_deduction_date', 'min_value');
+      else expect((await addSubscriber(box, utcTemplate.id, subscriberBody(client.id, utc[0]))).status).toBe(201);
+    });
+  }
+
+  it('subscription_first_deduction_date has the same "Minimum: today plus 4 days", in the template\'s time zone (Pacific/Auckland)', async () => {
     const box = await sandboxAt(h, '2026-01-30T11:30:00Z');
     const client = await makeClient(box);
     const auckland = await makeTemplate(box, inZone('Pacific/Auckland', ACTIVE_AT_ONCE));
-    const utc = await makeTemplate(box, ACTIVE_AT_ONCE);
-    await expectRefused(box, auckland.id, subscriberBody(client.id, '2026-02-03'), 'subscription_deduction_date', 'min_value');
-    expect((await addSubscriber(box, auckland.id, subscriberBody(client.id, '2026-02-04'))).status).toBe(201);
-    // The same date on a UTC template (still Jan 30 there) is fine.
-    expect((await addSubscriber(box, utc.id, subscriberBody(client.id, '2026-02-03'))).status).toBe(201);
-    // subscription_first_deduction_date has the same minimum, in the same time zone.
     await expectRefused(
       box,
       auckland.id,
@@ -82,27 +92,6 @@ describe('add_subscriber: rejected requests change nothing', () => {
       'subscription_first_deduction_date',
       'min_value',
     );
-  });
-
-  it('"Minimum: today plus 4 days" in Pacific/Auckland near midnight UTC: at 2026-01-30T23:30Z (Jan 31 there) Feb 3 → min_value', async () => {
-    const box = await sandboxAt(h, '2026-01-30T23:30:00Z');
-    const client = await makeClient(box);
-    const auckland = await makeTemplate(box, inZone('Pacific/Auckland', ACTIVE_AT_ONCE));
-    const utc = await makeTemplate(box, ACTIVE_AT_ONCE);
-    await expectRefused(box, auckland.id, subscriberBody(client.id, '2026-02-03'), 'subscription_deduction_date', 'min_value');
-    expect((await addSubscriber(box, auckland.id, subscriberBody(client.id, '2026-02-04'))).status).toBe(201);
-    expect((await addSubscriber(box, utc.id, subscriberBody(client.id, '2026-02-03'))).status).toBe(201);
-  });
-
-  it('"Minimum: today plus 4 days" in America/Los_Angeles: at 2026-01-31T00:30Z it is still Jan 30 there, so Feb 3 accepted, Feb 2 → min_value', async () => {
-    const box = await sandboxAt(h, '2026-01-31T00:30:00Z');
-    const client = await makeClient(box);
-    const losAngeles = await makeTemplate(box, inZone('America/Los_Angeles', ACTIVE_AT_ONCE));
-    const utc = await makeTemplate(box, ACTIVE_AT_ONCE);
-    await expectRefused(box, losAngeles.id, subscriberBody(client.id, '2026-02-02'), 'subscription_deduction_date', 'min_value');
-    expect((await addSubscriber(box, losAngeles.id, subscriberBody(client.id, '2026-02-03'))).status).toBe(201);
-    // In UTC it is already Jan 31: Feb 3 is too early there.
-    await expectRefused(box, utc.id, subscriberBody(client.id, '2026-02-03'), 'subscription_deduction_date', 'min_value');
   });
 
   it('"Requires subscription_first_deduction_amount when set" and "Requires subscription_first_deduction_date when set"', async () => {

@@ -3,8 +3,8 @@
 // billings at 00:00 in the template's time zone across DST changes and the turn of the year. Each
 // test has its own frozen sandbox; every date asserted is a calendar day in the template's time zone.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../support/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { useHarness } from '../support/harness.ts';
 import {
   ACTIVE_AT_ONCE,
   advance,
@@ -24,11 +24,7 @@ import {
   type Box,
 } from '../builders/engine.ts';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(() => h.close());
+const h = useHarness();
 
 /** A sandbox frozen at `now` with one client and a template built from `overrides`. */
 const setup = (now: string, overrides?: Record<string, unknown>) => sandboxWithTemplate(h, now, overrides);

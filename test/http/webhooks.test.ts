@@ -6,7 +6,7 @@ import { verify } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../support/harness.ts';
+import { useHarness } from '../support/harness.ts';
 import { advance, createPurchase, makeClient, payPurchase, sandboxAt, type Box } from '../builders/engine.ts';
 
 interface Received {
@@ -57,16 +57,10 @@ class Receiver {
   }
 }
 
-let h: Harness;
+const h = useHarness();
 const receiver = new Receiver();
-beforeAll(async () => {
-  h = await startHarness();
-  await receiver.start();
-});
-afterAll(async () => {
-  await h.close();
-  await receiver.stop();
-});
+beforeAll(() => receiver.start());
+afterAll(() => receiver.stop());
 
 async function register(box: Box, path: string, events: string[]) {
   const res = await box.req('POST', '/api/v1/webhooks/', { callback: receiver.url + path, events });

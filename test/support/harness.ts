@@ -2,6 +2,7 @@
 // seeded ids, plus a fresh frozen sandbox. Every response is checked against openapi.yaml.
 
 import { createServer, type Server } from 'node:http';
+import { afterAll, beforeAll } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../src/http/app.ts';
 import { createIds } from '../../src/engine/ids.ts';
@@ -12,13 +13,9 @@ export interface Call extends SeenResponse {
   text: string;
 }
 
-export interface RequestOptions {
-  body?: unknown;
-  /** A raw body sent as is (for malformed JSON, wrong content types, huge bodies). */
-  raw?: string;
-  token?: string | null;
-  headers?: Record<string, string>;
-}
+// The same request options as the contract suite's client: a body, or a raw one; a token, or none.
+export type { RequestOptions } from '../../contract-tests/lib/client.ts';
+import type { RequestOptions } from '../../contract-tests/lib/client.ts';
 
 export interface Harness {
   origin: string;
@@ -85,4 +82,17 @@ export async function startHarness(options: { now?: string; seed?: number } = {}
   const first = await newSandbox();
   Object.assign(harness, { token: first.token, brandId: first.brandId, sandboxId: first.id });
   return harness;
+}
+
+/**
+ * The harness of a test file: started before its tests, closed after them. Usable at module level
+ * (`const h = useHarness();`) because the returned object is filled in when the harness is up.
+ */
+export function useHarness(options: { now?: string; seed?: number } = {}): Harness {
+  const shell = {} as Harness;
+  beforeAll(async () => {
+    Object.assign(shell, await startHarness(options));
+  });
+  afterAll(() => shell.close?.());
+  return shell;
 }

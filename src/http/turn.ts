@@ -1,0 +1,25 @@
+// A sandbox's turn: the one way HTTP code touches a sandbox. It waits for the sandbox's earlier
+// work (services.serial: requests, webhook deliveries, a running clock's billings), looks the
+// sandbox up again inside the turn (a reset queued before it has replaced the object), runs the
+// work that fell due, and hands `work` a context whose clock is the sandbox's.
+
+import type { Context } from '../domain/context.ts';
+import { sandboxClock } from '../engine/clock.ts';
+import { catchUp } from '../engine/time.ts';
+import type { Sandbox } from '../store/store.ts';
+import type { Services } from './handler.ts';
+
+export function inSandboxTurn<T>(
+  services: Services,
+  sandboxId: string,
+  work: (sandbox: Sandbox, ctx: Context) => T | Promise<T>,
+  /** What the turn gives when the sandbox is gone by then. */
+  missing: () => T,
+): Promise<T> {
+  return services.serial.run(sandboxId, async () => {
+    const sandbox = services.store.get(sandboxId);
+    if (!sandbox) return missing();
+    await catchUp(sandbox, services.clock, services.ids);
+    return work(sandbox, { clock: sandboxClock(sandbox.clock, services.clock), ids: services.ids });
+  });
+}
