@@ -4,13 +4,14 @@
 
 import { parseArgs } from 'node:util';
 import { DEFAULT_HOST, DEFAULT_PORT, startSimulator } from './index.ts';
+import { DataFileError } from './store/sqlite.ts';
 
 const USAGE = `usage: billing-sim serve [--port N] [--host HOST] [--data FILE] [--seed N] [--secret SECRET] [--quiet]
        billing-sim contract [--base-url URL --token TOKEN] [--token2 TOKEN] [--junit FILE]
          checks a server against openapi.yaml (without --base-url: this simulator)
   --port    port to listen on (default ${DEFAULT_PORT}, or env PORT)
   --host    address to bind (default ${DEFAULT_HOST})
-  --data    persist sandboxes to this JSON file and load them at start
+  --data    keep sandboxes in this SQLite file (created if missing) and load them at start
   --seed    seed of the default sandbox's fixtures and ids (default 1)
   --secret  secret that signs sandbox tokens (default: a fixed development secret, or env BILLING_SIM_SECRET)
   --quiet   no request log`;
@@ -65,6 +66,8 @@ try {
   else if (command === 'help' || command === '--help') console.log(USAGE);
   else throw new Error(`unknown command "${command}"`);
 } catch (error) {
-  console.error(`billing-sim: ${(error as Error).message}\n${USAGE}`);
+  // A data file that cannot be used is a configuration error: one line, no usage, no stack.
+  if (error instanceof DataFileError) console.error(`billing-sim: ${error.message}`);
+  else console.error(`billing-sim: ${(error as Error).message}\n${USAGE}`);
   process.exit(2);
 }

@@ -5,15 +5,18 @@ import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import type { Clock } from './domain/context.ts';
 import { createDefaultSandbox, DEFAULT_SEED } from './engine/sandboxes.ts';
-import { createIds } from './engine/ids.ts';
+import { createIds, type CountedIds } from './engine/ids.ts';
+import { SqliteStore } from './store/sqlite.ts';
 import { createApp } from './http/app.ts';
-import { JsonFileStore } from './store/json-file.ts';
 import { MemoryStore, type Store } from './store/store.ts';
 
 export interface SimulatorOptions {
   port?: number;
   host?: string;
-  /** Persist every sandbox to this JSON file (and load it at start). */
+  /**
+   * Keep every sandbox in this SQLite database (created 0600 if missing) and load it at start.
+   * A file that cannot be used makes startSimulator reject with a DataFileError naming it.
+   */
   dataFile?: string;
   /** Seed of the default sandbox's fixtures and ids; also makes every other id deterministic. */
   seed?: number;
@@ -40,18 +43,22 @@ export const DEFAULT_HOST = '127.0.0.1';
 export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
   const clock = options.clock ?? { now: () => Date.now() };
   const seed = options.seed ?? DEFAULT_SEED;
-  const store: Store = options.dataFile ? await JsonFileStore.open(options.dataFile) : new MemoryStore();
+  const logError = (line: string) => console.error(line);
+  // With --seed, every id comes from seed + 1 too; the data file says how far an earlier run drew.
+  let ids: CountedIds | undefined;
+  const store: Store = options.dataFile
+    ? await SqliteStore.open(options.dataFile, { idsPosition: options.seed === undefined ? undefined : () => ids?.drawn() ?? 0, report: logError })
+    : new MemoryStore();
+  ids = createIds(options.seed === undefined ? undefined : seed + 1, store instanceof SqliteStore && options.seed !== undefined ? store.idsDrawn : 0);
   const defaultId = createIds(seed).uuid();
-  if (!store.get(defaultId)) {
-    store.put(createDefaultSandbox(seed, clock, createIds(seed)));
-    store.changed();
-  }
+  if (!store.get(defaultId)) store.put(createDefaultSandbox(seed, clock, createIds(seed)));
   const sandbox = store.get(defaultId)!;
 
   const app = createApp({
     store,
     clock,
-    ids: createIds(options.seed === undefined ? undefined : seed + 1),
+    ids,
+    logError,
     secret: options.secret,
     log: options.quiet ? undefined : (line) => console.log(line),
   });

@@ -113,6 +113,10 @@ export const errors = {
   tooLarge: (limit: string): ErrorDetail => ({ message: `Request body is larger than ${limit}.`, code: 'too_large' }),
   notImplemented: (what: string): ErrorDetail => ({ message: what, code: 'not_implemented' }),
   serverError: (): ErrorDetail => ({ message: 'A server error occurred.', code: 'server_error' }),
+  storageUnavailable: (): ErrorDetail => ({
+    message: 'The change could not be saved to the data file, and was not made. Try again once the disk has room.',
+    code: 'storage_unavailable',
+  }),
 };
 
 export function fieldError(field: string, detail: ErrorDetail, status = 400): ApiError {

@@ -38,6 +38,7 @@ export class Background {
     private readonly wall: Clock,
     private readonly ids: Ids,
     private readonly serial: SandboxSerial,
+    private readonly report: (line: string) => void,
   ) {}
 
   /** Runs whatever is due in the sandbox soon after the current request, then plans the next look. */
@@ -49,7 +50,16 @@ export class Background {
       void this.serial.run(sandboxId, async () => {
         const sandbox = this.store.get(sandboxId);
         if (!sandbox || this.stopped) return;
-        if (await catchUp(sandbox, this.wall, this.ids)) this.store.changed();
+        try {
+          try {
+            await catchUp(sandbox, this.wall, this.ids);
+          } finally {
+            this.store.commit(sandbox);
+          }
+        } catch (error) {
+          // No request is waiting to hear of it; the log is where a failed save must show.
+          this.report(`billing-sim: background work of sandbox ${sandboxId} failed: ${(error as Error).message}`);
+        }
         this.plan(sandboxId);
       });
     });

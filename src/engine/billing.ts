@@ -95,8 +95,10 @@ function runBilling(sandbox: Sandbox, job: Job, ctx: Context, processed: Process
     const purchase = subscriberPurchase(sandbox, template, subscriber, date, ctx);
     charge(sandbox, purchase, subscriber, ctx, processed);
   }
-  plan.next += 1;
-  scheduleNext(sandbox, template, subscriber, plan, ctx, { number_of_billing_cycles_passed: subscriber.number_of_billing_cycles_passed + 1 });
+  // Replaced, not changed in place: a durable store saves what the sandbox's Maps were given.
+  const advanced = { ...plan, next: plan.next + 1 };
+  sandbox.schedules.set(job.id, advanced);
+  scheduleNext(sandbox, template, subscriber, advanced, ctx, { number_of_billing_cycles_passed: subscriber.number_of_billing_cycles_passed + 1 });
 }
 
 /** DESIGN.md §4.6: one purchase on f for exactly the first-deduction amount, no tax or discount. */

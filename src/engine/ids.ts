@@ -16,8 +16,21 @@ export function seededFaker(seed: number): Faker {
  */
 const flatUuid = (): string => Buffer.from(randomUUID(), 'latin1').toString('latin1');
 
-export function createIds(seed?: number): Ids {
-  if (seed === undefined) return { uuid: flatUuid };
+/** An id source that counts what it drew, so a data file can record the position (`--seed` with `--data`). */
+export interface CountedIds extends Ids {
+  drawn(): number;
+}
+
+/**
+ * Random UUIDs, or with a seed the same sequence on every run. `skip` resumes a seeded sequence
+ * where an earlier process left it, so a restart never hands out an id again.
+ */
+export function createIds(seed?: number, skip = 0): CountedIds {
+  let drawn = 0;
+  if (seed === undefined) {
+    return { uuid: () => ((drawn += 1), flatUuid()), drawn: () => drawn };
+  }
   const faker = seededFaker(seed);
-  return { uuid: () => faker.string.uuid() };
+  for (; drawn < skip; drawn += 1) faker.string.uuid();
+  return { uuid: () => ((drawn += 1), faker.string.uuid()), drawn: () => drawn };
 }

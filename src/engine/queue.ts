@@ -3,26 +3,15 @@
 // subscriber or purchase. The heap's array is the sandbox's `jobs`, so it persists with it.
 
 import TinyQueue from 'tinyqueue';
+import type { Job } from '../domain/jobs.ts';
 
-export type JobKind = 'billing' | 'first_deduction' | 'execution' | 'overdue' | 'webhook';
-
-export interface Job {
-  /** When the job is due, epoch ms. */
-  at: number;
-  /** Insertion order: breaks ties so that jobs due at the same instant run as they were scheduled. */
-  seq: number;
-  kind: JobKind;
-  /** The subscriber (billing, first_deduction), purchase (execution, overdue) or delivery (webhook) concerned. */
-  id: string;
-  /** For billings: the index k of the billing date, so a job made stale by a reschedule is ignored. */
-  k?: number;
-  /** For executions: the payment method being collected. */
-  method?: string;
-}
+export type { Job, JobKind } from '../domain/jobs.ts';
 
 export interface JobHolder {
   jobs: Job[];
   jobSeq: number;
+  /** Told of every push and pop, so a durable store saves the queue's changes and not the queue. */
+  changes?: { jobAdded(job: Job): void; jobRemoved(job: Job): void };
 }
 
 const byTime = (a: Job, b: Job): number => a.at - b.at || a.seq - b.seq;
@@ -42,13 +31,17 @@ export function schedule(holder: JobHolder, job: Omit<Job, 'seq'>): void {
   holder.jobSeq += 1;
   (job as Job).seq = holder.jobSeq;
   queueOf(holder).push(job as Job);
+  holder.changes?.jobAdded(job as Job);
 }
 
 /** Removes and returns the earliest job due at or before `untilMs`, if any. */
 export function popDue(holder: JobHolder, untilMs: number): Job | undefined {
   const queue = queueOf(holder);
   const next = queue.peek();
-  return next && next.at <= untilMs ? queue.pop() : undefined;
+  if (!next || next.at > untilMs) return undefined;
+  queue.pop();
+  holder.changes?.jobRemoved(next);
+  return next;
 }
 
 /** The earliest job due at or before `untilMs`, left in the queue; or undefined. */

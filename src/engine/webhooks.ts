@@ -84,8 +84,9 @@ export async function attemptDelivery(sandbox: Sandbox, deliveryId: string, ctx:
     return false;
   }
   const ok = await post(webhook.callback, delivery.body, signature(delivery.body, signingKey(sandbox)));
-  delivery.attempts += 1;
-  if (ok || delivery.attempts > RETRY_BACKOFF_MS.length) finish(sandbox, delivery, ctx);
-  else schedule(sandbox, { at: ctx.clock.now() + RETRY_BACKOFF_MS[delivery.attempts - 1]!, kind: 'webhook', id: delivery.id });
+  const attempted = { ...delivery, attempts: delivery.attempts + 1 };
+  sandbox.deliveries.set(attempted.id, attempted);
+  if (ok || attempted.attempts > RETRY_BACKOFF_MS.length) finish(sandbox, attempted, ctx);
+  else schedule(sandbox, { at: ctx.clock.now() + RETRY_BACKOFF_MS[attempted.attempts - 1]!, kind: 'webhook', id: attempted.id });
   return ok;
 }

@@ -39,13 +39,14 @@ export interface App {
 export function createApp(deps: AppDeps): App {
   const routes = buildRouteTable(deps.spec ?? loadSpec());
   const serial = new SandboxSerial();
+  const logError = deps.logError ?? ((line: string) => console.error(line));
   const services: Services = {
     store: deps.store,
     clock: deps.clock,
     ids: deps.ids,
     tokens: new TokenService(deps.secret ?? DEFAULT_SECRET, deps.clock),
     serial,
-    background: new Background(deps.store, deps.clock, deps.ids, serial),
+    background: new Background(deps.store, deps.clock, deps.ids, serial, logError),
   };
   const app = express();
   app.disable('x-powered-by');
@@ -65,6 +66,6 @@ export function createApp(deps: AppDeps): App {
   app.use(express.json({ limit: MAX_BODY, strict: false, type: ['application/json', 'application/*+json'] }));
   app.use(dispatcher({ routes, publicHandlers, sandboxHandlers }, services));
   app.use(notFoundHandler);
-  app.use(errorHandler(deps.logError ?? ((line) => console.error(line))));
+  app.use(errorHandler(logError));
   return { express: app, services };
 }

@@ -68,9 +68,7 @@ export function dispatcher(tables: DispatchTables, services: Services) {
       const { query, body } = validatedInput(operation, req, params);
       const handler = tables.publicHandlers[operation.operationId];
       if (!handler) throw notImplemented(operation);
-      const reply = await handler({ params, query, body, url, origin, services });
-      if (!READS.has(req.method) && reply.status < 400) services.store.changed();
-      return send(res, reply);
+      return send(res, await handler({ params, query, body, url, origin, services }));
     }
 
     const sandboxId = await services.tokens.verify(req.get('authorization'));
@@ -89,11 +87,8 @@ export function dispatcher(tables: DispatchTables, services: Services) {
         throw new ApiError(401, { [ALL]: [errors.authenticationFailed('The token names a sandbox this simulator does not have.')] });
       },
     );
-    if (!READS.has(req.method) && reply.status < 400) {
-      services.store.changed();
-      // Deliveries the change queued go out after the answer, not before it.
-      services.background.wake(sandboxId);
-    }
+    // Deliveries the change queued go out after the answer, not before it.
+    if (!READS.has(req.method) && reply.status < 400) services.background.wake(sandboxId);
     send(res, reply);
   };
 }

@@ -1,7 +1,9 @@
 // A sandbox's turn: the one way HTTP code touches a sandbox. It waits for the sandbox's earlier
 // work (services.serial: requests, webhook deliveries, a running clock's billings), looks the
 // sandbox up again inside the turn (a reset queued before it has replaced the object), runs the
-// work that fell due, and hands `work` a context whose clock is the sandbox's.
+// work that fell due, and hands `work` a context whose clock is the sandbox's. Whatever the turn
+// changed is committed to the store before the turn ends, so before any answer goes out; a commit
+// that fails turns the answer into a 503 (the store has put the sandbox back as last saved).
 
 import type { Context } from '../domain/context.ts';
 import { sandboxClock } from '../engine/clock.ts';
@@ -19,7 +21,12 @@ export function inSandboxTurn<T>(
   return services.serial.run(sandboxId, async () => {
     const sandbox = services.store.get(sandboxId);
     if (!sandbox) return missing();
-    await catchUp(sandbox, services.clock, services.ids);
-    return work(sandbox, { clock: sandboxClock(sandbox.clock, services.clock), ids: services.ids });
+    try {
+      await catchUp(sandbox, services.clock, services.ids);
+      return await work(sandbox, { clock: sandboxClock(sandbox.clock, services.clock), ids: services.ids });
+    } finally {
+      // Also after a rejected request: the catch-up before it changed the sandbox.
+      services.store.commit(sandbox);
+    }
   });
 }

@@ -1,6 +1,7 @@
 // State lives in sandboxes, each one isolated merchant account. The Store interface is all the
-// engine and HTTP layers see; MemoryStore keeps it in Maps (insertion order = creation order, so
-// "newest first" is a reverse walk), and persistence is an adapter around a plain JSON snapshot.
+// engine and HTTP layers see. A sandbox keeps its objects in Maps (insertion order = creation
+// order, so "newest first" is a reverse walk); MemoryStore holds sandboxes and nothing else, and
+// SqliteStore (sqlite.ts) also saves each turn's changes, which the Maps note (changes.ts).
 
 import type {
   BillingTemplate,
@@ -13,7 +14,8 @@ import type {
   SimEvent,
   Webhook,
 } from '../domain/types.ts';
-import type { Job } from '../engine/queue.ts';
+import type { Job } from '../domain/jobs.ts';
+import { ChangeSet, TrackedMap } from './changes.ts';
 
 export interface SandboxClockState {
   frozen: boolean;
@@ -87,41 +89,51 @@ export interface Sandbox {
   /** Scheduled work as a binary heap ordered by (at, seq): see engine/queue.ts. */
   jobs: Job[];
   jobSeq: number;
+  /** What changed since the store last saved the sandbox; not part of its state. */
+  changes: ChangeSet;
 }
 
-const MAPS = ['clients', 'templates', 'subscribers', 'schedules', 'purchases', 'tokens', 'tokenOutcomes', 'firstPurchases', 'webhooks', 'deliveries', 'deliveryQueues'] as const;
-type MapField = (typeof MAPS)[number];
+/** The sandbox's keyed collections, in the order a snapshot lists them. */
+export const MAPS = ['clients', 'templates', 'subscribers', 'schedules', 'purchases', 'tokens', 'tokenOutcomes', 'firstPurchases', 'webhooks', 'deliveries', 'deliveryQueues'] as const;
+export type MapField = (typeof MAPS)[number];
 
 export interface Store {
   get(id: string): Sandbox | undefined;
-  /** Adds a sandbox, or replaces the one with the same id (a reset). */
+  /**
+   * Adds a sandbox, or replaces the one with the same id (a reset). A durable store has saved it
+   * when this returns, or throws a 503 `storage_unavailable` and keeps what it had.
+   */
   put(sandbox: Sandbox): void;
   all(): Iterable<Sandbox>;
-  /** Called after every accepted change, so that a persistent store can save it. */
-  changed(): void;
+  /**
+   * Saves what the sandbox's turn changed, at the end of every turn and before its answer. A
+   * durable store that cannot write puts back the sandbox as last saved and throws a 503
+   * `storage_unavailable`, so the failed turn's changes are nowhere to be seen.
+   */
+  commit(sandbox: Sandbox): void;
   close(): Promise<void>;
 }
 
+type Collections = { [K in MapField]: Sandbox[K] };
+
+function trackedCollections(changes: ChangeSet, entries?: Partial<Record<MapField, Iterable<readonly [string, unknown]>>>): Collections {
+  const collections = {} as Record<MapField, TrackedMap<unknown>>;
+  for (const field of MAPS) collections[field] = TrackedMap.of(field, changes, entries?.[field]);
+  return collections as unknown as Collections;
+}
+
 export function emptySandbox(fields: Pick<Sandbox, 'id' | 'companyId' | 'brands' | 'origin' | 'clock'>): Sandbox {
+  const changes = new ChangeSet();
   return {
     ...fields,
-    clients: new Map(),
-    templates: new Map(),
-    subscribers: new Map(),
-    schedules: new Map(),
-    purchases: new Map(),
-    tokens: new Map(),
-    tokenOutcomes: new Map(),
-    firstPurchases: new Map(),
+    ...trackedCollections(changes),
     events: [],
     outbox: [],
-    webhooks: new Map(),
-    deliveries: new Map(),
-    deliveryQueues: new Map(),
     signingKey: null,
     publicOrigin: 'http://127.0.0.1:4010',
     jobs: [],
     jobSeq: 0,
+    changes,
   };
 }
 
@@ -140,22 +152,38 @@ export class MemoryStore implements Store {
     return this.sandboxes.values();
   }
 
-  changed(): void {}
+  commit(): void {}
 
   async close(): Promise<void> {}
 }
 
 /** The JSON form of a sandbox: each Map becomes an array of [key, value] entries in insertion order. */
-export type SandboxSnapshot = Omit<Sandbox, MapField> & { [K in MapField]: [string, unknown][] };
+export type SandboxSnapshot = Omit<Sandbox, MapField | 'changes'> & { [K in MapField]: [string, unknown][] };
+
+/** The scalar part of a sandbox: everything but its collections, events, e-mails, jobs and key. */
+export type SandboxHeader = Pick<Sandbox, 'id' | 'companyId' | 'brands' | 'origin' | 'clock' | 'publicOrigin' | 'jobSeq'>;
+
+export function sandboxHeader(sandbox: Sandbox | SandboxSnapshot): SandboxHeader {
+  const { id, companyId, brands, origin, clock, publicOrigin, jobSeq } = sandbox;
+  return { id, companyId, brands, origin, clock, publicOrigin, jobSeq };
+}
 
 export function toSnapshot(sandbox: Sandbox): SandboxSnapshot {
-  const snapshot = { ...sandbox } as Record<string, unknown>;
+  const snapshot = { ...sandboxHeader(sandbox), signingKey: sandbox.signingKey, events: sandbox.events, outbox: sandbox.outbox, jobs: sandbox.jobs } as Record<string, unknown>;
   for (const field of MAPS) snapshot[field] = [...sandbox[field].entries()];
   return snapshot as SandboxSnapshot;
 }
 
+/** A sandbox from its JSON form (trusted: validate a snapshot from outside first). Tracking is off. */
 export function fromSnapshot(snapshot: SandboxSnapshot): Sandbox {
-  const sandbox = { ...emptySandbox(snapshot), ...snapshot } as Record<string, unknown>;
-  for (const field of MAPS) sandbox[field] = new Map(snapshot[field] ?? []);
-  return sandbox as unknown as Sandbox;
+  const changes = new ChangeSet();
+  return {
+    ...sandboxHeader(snapshot),
+    ...trackedCollections(changes, snapshot as unknown as Record<MapField, [string, unknown][]>),
+    signingKey: snapshot.signingKey ?? null,
+    events: snapshot.events ?? [],
+    outbox: snapshot.outbox ?? [],
+    jobs: snapshot.jobs ?? [],
+    changes,
+  };
 }

@@ -48,9 +48,8 @@ async function withPurchase<T>(services: Services, id: string, work: (opened: Op
   );
 }
 
-/** After an accepted change: persist it, and let the sandbox's webhook deliveries go out. */
+/** After an accepted change (saved by the turn): let the sandbox's webhook deliveries go out. */
 function changed(services: Services, sandbox: Sandbox): void {
-  services.store.changed();
   services.background.wake(sandbox.id);
 }
 

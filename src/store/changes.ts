@@ -1,0 +1,82 @@
+// What a sandbox's turn changed, so that a durable store writes exactly that and nothing else.
+// Records are replaced, never mutated in place, so a change is always a Map set or delete; the
+// sandbox's collections are TrackedMaps that note the key. Events and e-mails are only appended,
+// so the count already saved is enough. Jobs are noted as the queue pushes and pops them: a job
+// scheduled and run within one turn (most of an advance's) never reaches the database.
+//
+// Tracking is off until a durable store takes the sandbox (`enabled`), so the in-memory store
+// pays one boolean test per write and keeps no list of changed keys.
+
+import type { Job } from '../domain/jobs.ts';
+
+/** How a key changed in a turn: `insert` moves it to the end of the collection's order. */
+export type KeyChange = 'insert' | 'update' | 'delete';
+
+export class ChangeSet {
+  enabled = false;
+  /** Collection name → key → change, since the last save. */
+  readonly keys = new Map<string, Map<string, KeyChange>>();
+  /** Jobs scheduled and still queued, by seq; jobs saved earlier and since popped. */
+  readonly jobsAdded = new Map<number, Job>();
+  readonly jobsRemoved = new Set<number>();
+  /** How many of the sandbox's events and outbox e-mails are saved. */
+  eventsSaved = 0;
+  outboxSaved = 0;
+
+  noteKey(collection: string, key: string, change: KeyChange): void {
+    let changed = this.keys.get(collection);
+    if (!changed) this.keys.set(collection, (changed = new Map()));
+    // A key inserted in this turn stays an insert when it is updated again before the save.
+    if (change === 'update' && changed.get(key) === 'insert') return;
+    changed.set(key, change);
+  }
+
+  jobAdded(job: Job): void {
+    if (this.enabled) this.jobsAdded.set(job.seq, job);
+  }
+
+  jobRemoved(job: Job): void {
+    if (!this.enabled) return;
+    if (!this.jobsAdded.delete(job.seq)) this.jobsRemoved.add(job.seq);
+  }
+
+  /** After a save, or when a store takes a sandbox it has just written whole. */
+  clear(eventsSaved: number, outboxSaved: number): void {
+    this.keys.clear();
+    this.jobsAdded.clear();
+    this.jobsRemoved.clear();
+    this.eventsSaved = eventsSaved;
+    this.outboxSaved = outboxSaved;
+  }
+}
+
+/** A Map that notes every set and delete in its sandbox's ChangeSet. */
+export class TrackedMap<V> extends Map<string, V> {
+  // Assigned after super(): Map's constructor would call set() before class fields exist.
+  private collection!: string;
+  private changes!: ChangeSet;
+
+  static of<V>(collection: string, changes: ChangeSet, entries?: Iterable<readonly [string, V]>): TrackedMap<V> {
+    const map = new TrackedMap<V>();
+    map.collection = collection;
+    map.changes = changes;
+    if (entries) for (const [key, value] of entries) Map.prototype.set.call(map, key, value);
+    return map;
+  }
+
+  override set(key: string, value: V): this {
+    if (this.changes?.enabled) this.changes.noteKey(this.collection, key, this.has(key) ? 'update' : 'insert');
+    return super.set(key, value);
+  }
+
+  override delete(key: string): boolean {
+    const deleted = super.delete(key);
+    if (deleted && this.changes?.enabled) this.changes.noteKey(this.collection, key, 'delete');
+    return deleted;
+  }
+
+  override clear(): void {
+    if (this.changes?.enabled) for (const key of this.keys()) this.changes.noteKey(this.collection, key, 'delete');
+    super.clear();
+  }
+}

@@ -1,0 +1,327 @@
+// The durable store (`--data FILE`): sandboxes in memory, as MemoryStore keeps them, and in a
+// SQLite database (better-sqlite3, WAL), one row per object. Each turn's changes, as the sandbox's
+// ChangeSet noted them, are written in one transaction before the turn's answer goes out, so the
+// cost of a write is the size of what it changed, never the size of the store.
+//
+// Rows: `sandboxes` (the scalar header as JSON, and the webhook signing key apart, since it rarely
+// changes); `records` (one per object of a keyed collection; rowid order is the Map's insertion
+// order); `log` (events and outbox e-mails, by position); `jobs` (the queue's jobs, by seq);
+// `meta` (what this file is, and how many seeded ids have been drawn).
+//
+// Promise: a process crash (kill -9) never loses an answered write; an OS crash may lose the last
+// second of them (synchronous=NORMAL in WAL mode syncs at checkpoints, not at every commit).
+
+import { closeSync, existsSync, openSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { Database, Statement } from 'better-sqlite3';
+import { ApiError, ALL, errors } from '../domain/errors.ts';
+import type { ChangeSet } from './changes.ts';
+import { fromSnapshot, MAPS, sandboxHeader, type Sandbox, type SandboxSnapshot, type Store } from './store.ts';
+
+/** Written in `meta.format`: a SQLite file without it is someone else's, and is left alone. */
+const FORMAT = 'billing-sim';
+const SCHEMA_VERSION = '1';
+
+const SCHEMA = `
+  CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+  CREATE TABLE sandboxes (id TEXT PRIMARY KEY, header TEXT NOT NULL, signing_key TEXT);
+  CREATE TABLE records (sandbox_id TEXT NOT NULL, collection TEXT NOT NULL, key TEXT NOT NULL, data TEXT NOT NULL);
+  CREATE UNIQUE INDEX records_key ON records (sandbox_id, collection, key);
+  CREATE TABLE log (sandbox_id TEXT NOT NULL, kind TEXT NOT NULL, seq INTEGER NOT NULL, data TEXT NOT NULL,
+                    PRIMARY KEY (sandbox_id, kind, seq)) WITHOUT ROWID;
+  CREATE TABLE jobs (sandbox_id TEXT NOT NULL, seq INTEGER NOT NULL, data TEXT NOT NULL,
+                     PRIMARY KEY (sandbox_id, seq)) WITHOUT ROWID;
+`;
+
+const LOGS = ['events', 'outbox'] as const;
+
+/** The data file cannot be used: the message names the file and says why, for a one-line exit. */
+export class DataFileError extends Error {
+  constructor(file: string, reason: string) {
+    super(`${file}: ${reason}`);
+    this.name = 'DataFileError';
+  }
+}
+
+export interface SqliteStoreOptions {
+  /** How many seeded ids have been drawn, saved with every write (`--seed`: a restart skips them). */
+  idsPosition?: () => number;
+  /** Checks a sandbox read from the file; returns what is wrong with it, or null. */
+  validate?: (snapshot: SandboxSnapshot) => string | null;
+  /** Failures to write, which the client sees only as a 503. */
+  report?: (line: string) => void;
+}
+
+type Statements = ReturnType<typeof prepare>;
+
+function prepare(db: Database) {
+  return {
+    upsertRecord: db.prepare('INSERT OR REPLACE INTO records (sandbox_id, collection, key, data) VALUES (?, ?, ?, ?)'),
+    updateRecord: db.prepare('UPDATE records SET data = ? WHERE sandbox_id = ? AND collection = ? AND key = ?'),
+    deleteRecord: db.prepare('DELETE FROM records WHERE sandbox_id = ? AND collection = ? AND key = ?'),
+    insertLog: db.prepare('INSERT OR REPLACE INTO log (sandbox_id, kind, seq, data) VALUES (?, ?, ?, ?)'),
+    insertJob: db.prepare('INSERT OR REPLACE INTO jobs (sandbox_id, seq, data) VALUES (?, ?, ?)'),
+    deleteJob: db.prepare('DELETE FROM jobs WHERE sandbox_id = ? AND seq = ?'),
+    putSandbox: db.prepare('INSERT OR REPLACE INTO sandboxes (id, header, signing_key) VALUES (?, ?, ?)'),
+    setMeta: db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)'),
+    dropRows: ['records', 'log', 'jobs'].map((table) => db.prepare(`DELETE FROM ${table} WHERE sandbox_id = ?`)),
+  };
+}
+
+/** What the file holds for a sandbox since its last write: compared, so an unchanged header is not rewritten. */
+interface Saved {
+  header: string;
+  signingKey: string | null;
+}
+
+export class SqliteStore implements Store {
+  private readonly sandboxes = new Map<string, Sandbox>();
+  private readonly saved = new Map<string, Saved>();
+  private readonly statements: Statements;
+  private savedIdsPosition: number;
+
+  private constructor(
+    private readonly db: Database,
+    private readonly file: string,
+    private readonly options: SqliteStoreOptions,
+  ) {
+    this.statements = prepare(db);
+    this.savedIdsPosition = Number(this.meta('ids_drawn') ?? 0);
+  }
+
+  /**
+   * Opens (or creates, mode 0600) the data file and loads every sandbox. Throws DataFileError for
+   * a missing folder, a file that is not a billing-sim database, or contents that fail validation;
+   * such a file is never written to.
+   */
+  static async open(file: string, options: SqliteStoreOptions = {}): Promise<SqliteStore> {
+    const path = resolve(file);
+    if (!existsSync(dirname(path))) throw new DataFileError(file, `the folder ${dirname(path)} does not exist`);
+    if (existsSync(path) && !statSync(path).isFile()) throw new DataFileError(file, 'is not a file');
+    // Loaded only with --data: the in-memory simulator never needs the native module.
+    const { default: BetterSqlite } = await import('better-sqlite3').catch((error: Error) => {
+      throw new DataFileError(file, `better-sqlite3 could not be loaded (${error.message}); reinstall with its install script allowed`);
+    });
+    const isNew = !existsSync(path) || statSync(path).size === 0;
+    // SQLite creates the file 0644; make it 0600 first (it holds the webhook signing keys). The WAL
+    // file takes the database file's mode.
+    if (isNew) closeSync(openSync(path, 'a', 0o600));
+    let db: Database | undefined;
+    try {
+      db = new BetterSqlite(path, { fileMustExist: true });
+      // One process per file: a second simulator on the same file would overwrite the first's writes.
+      db.pragma('locking_mode = EXCLUSIVE');
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      if (isNew) {
+        db.exec(SCHEMA);
+        db.prepare('INSERT INTO meta (key, value) VALUES (?, ?), (?, ?)').run('format', FORMAT, 'schema', SCHEMA_VERSION);
+      } else {
+        checkFormat(db, file);
+      }
+      const store = new SqliteStore(db, file, options);
+      store.loadAll();
+      return store;
+    } catch (error) {
+      db?.close();
+      if (error instanceof DataFileError) throw error;
+      throw new DataFileError(file, describeOpenError(error as Error & { code?: string }));
+    }
+  }
+
+  /** How many seeded ids the file says were drawn before (0 for a new file). */
+  get idsDrawn(): number {
+    return this.savedIdsPosition;
+  }
+
+  get(id: string): Sandbox | undefined {
+    return this.sandboxes.get(id);
+  }
+
+  all(): Iterable<Sandbox> {
+    return this.sandboxes.values();
+  }
+
+  put(sandbox: Sandbox): void {
+    const header = JSON.stringify(sandboxHeader(sandbox));
+    this.write(`save sandbox ${sandbox.id}`, () => {
+      for (const drop of this.statements.dropRows) drop.run(sandbox.id);
+      this.statements.putSandbox.run(sandbox.id, header, keyText(sandbox));
+      for (const field of MAPS) {
+        for (const [key, value] of sandbox[field]) this.statements.upsertRecord.run(sandbox.id, field, key, JSON.stringify(value));
+      }
+      for (const kind of LOGS) sandbox[kind].forEach((entry, seq) => this.statements.insertLog.run(sandbox.id, kind, seq, JSON.stringify(entry)));
+      for (const job of sandbox.jobs) this.statements.insertJob.run(sandbox.id, job.seq, JSON.stringify(job));
+    });
+    this.adopt(sandbox, header);
+  }
+
+  commit(sandbox: Sandbox): void {
+    // A reset in this turn replaced the sandbox, and put() saved the new one whole.
+    if (this.sandboxes.get(sandbox.id) !== sandbox) return;
+    const { changes } = sandbox;
+    const header = JSON.stringify(sandboxHeader(sandbox));
+    const saved = this.saved.get(sandbox.id)!;
+    const signingKey = keyText(sandbox);
+    if (!hasChanges(sandbox, changes) && header === saved.header && signingKey === saved.signingKey && this.idsPosition() === this.savedIdsPosition) {
+      return;
+    }
+    try {
+      this.write(`save sandbox ${sandbox.id}`, () => {
+        this.writeChanges(sandbox, changes);
+        if (header !== saved.header || signingKey !== saved.signingKey) this.statements.putSandbox.run(sandbox.id, header, signingKey);
+      });
+    } catch (error) {
+      this.reload(sandbox.id);
+      throw error;
+    }
+    changes.clear(sandbox.events.length, sandbox.outbox.length);
+    this.saved.set(sandbox.id, { header, signingKey });
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+
+  private writeChanges(sandbox: Sandbox, changes: ChangeSet): void {
+    const { upsertRecord, updateRecord, deleteRecord, insertLog, insertJob, deleteJob } = this.statements;
+    for (const [collection, keys] of changes.keys) {
+      const map = sandbox[collection as (typeof MAPS)[number]] as Map<string, unknown>;
+      for (const [key, change] of keys) {
+        // An insert (a key new to the Map, or deleted and set again) goes to the end of the order.
+        if (change === 'delete') deleteRecord.run(sandbox.id, collection, key);
+        else if (change === 'insert') upsertRecord.run(sandbox.id, collection, key, JSON.stringify(map.get(key)));
+        else updateRecord.run(JSON.stringify(map.get(key)), sandbox.id, collection, key);
+      }
+    }
+    for (let seq = changes.eventsSaved; seq < sandbox.events.length; seq += 1) insertLog.run(sandbox.id, 'events', seq, JSON.stringify(sandbox.events[seq]));
+    for (let seq = changes.outboxSaved; seq < sandbox.outbox.length; seq += 1) insertLog.run(sandbox.id, 'outbox', seq, JSON.stringify(sandbox.outbox[seq]));
+    for (const seq of changes.jobsRemoved) deleteJob.run(sandbox.id, seq);
+    for (const [seq, job] of changes.jobsAdded) insertJob.run(sandbox.id, seq, JSON.stringify(job));
+  }
+
+  /** Runs `work` and the ids position in one transaction; a failure is reported and becomes a 503. */
+  private write(what: string, work: () => void): void {
+    const position = this.idsPosition();
+    try {
+      this.db.transaction(() => {
+        work();
+        if (position !== this.savedIdsPosition) this.statements.setMeta.run('ids_drawn', String(position));
+      })();
+    } catch (error) {
+      this.options.report?.(`billing-sim: could not ${what} to ${this.file}: ${(error as Error).message}`);
+      throw new ApiError(503, { [ALL]: [errors.storageUnavailable()] });
+    }
+    this.savedIdsPosition = position;
+  }
+
+  private idsPosition(): number {
+    return this.options.idsPosition?.() ?? this.savedIdsPosition;
+  }
+
+  /** Takes a sandbox that the file now holds exactly: tracking on, nothing pending. */
+  private adopt(sandbox: Sandbox, header = JSON.stringify(sandboxHeader(sandbox))): void {
+    this.sandboxes.set(sandbox.id, sandbox);
+    this.saved.set(sandbox.id, { header, signingKey: keyText(sandbox) });
+    sandbox.changes.clear(sandbox.events.length, sandbox.outbox.length);
+    sandbox.changes.enabled = true;
+  }
+
+  private meta(key: string): string | undefined {
+    return (this.db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined)?.value;
+  }
+
+  private loadAll(): void {
+    for (const snapshot of this.readSnapshots()) {
+      const problem = this.options.validate?.(snapshot);
+      if (problem) throw new DataFileError(this.file, `sandbox ${snapshot.id}: ${problem}`);
+      this.adopt(fromSnapshot(snapshot));
+    }
+  }
+
+  /** After a failed write: the sandbox as the file holds it, so the failed turn leaves no trace. */
+  private reload(id: string): void {
+    const [snapshot] = this.readSnapshots(id);
+    if (snapshot) this.adopt(fromSnapshot(snapshot));
+    else this.sandboxes.delete(id);
+  }
+
+  /** Every sandbox in the file (or one), as snapshots; rows in the order they were written. */
+  private readSnapshots(only?: string): SandboxSnapshot[] {
+    const where = only === undefined ? '' : ' WHERE sandbox_id = ?';
+    const args = only === undefined ? [] : [only];
+    const rows = <T>(statement: Statement): T[] => statement.all(...args) as T[];
+    const snapshots = new Map<string, SandboxSnapshot>();
+    for (const row of rows<{ id: string; header: string; signing_key: string | null }>(
+      this.db.prepare(`SELECT id, header, signing_key FROM sandboxes${only === undefined ? '' : ' WHERE id = ?'}`),
+    )) {
+      const snapshot = { ...(parse(row.header, this.file) as object), signingKey: row.signing_key === null ? null : parse(row.signing_key, this.file), events: [], outbox: [], jobs: [] } as Record<string, unknown>;
+      for (const field of MAPS) snapshot[field] = [];
+      snapshots.set(row.id, snapshot as unknown as SandboxSnapshot);
+    }
+    const of = (sandboxId: string, table: string): SandboxSnapshot => {
+      const snapshot = snapshots.get(sandboxId);
+      if (!snapshot) throw new DataFileError(this.file, `a row of ${table} belongs to sandbox ${sandboxId}, which the file does not have`);
+      return snapshot;
+    };
+    for (const row of rows<{ sandbox_id: string; collection: string; key: string; data: string }>(this.db.prepare(`SELECT sandbox_id, collection, key, data FROM records${where} ORDER BY rowid`))) {
+      const entries = (of(row.sandbox_id, 'records') as unknown as Record<string, [string, unknown][] | undefined>)[row.collection];
+      if (!Array.isArray(entries) || !(MAPS as readonly string[]).includes(row.collection)) throw new DataFileError(this.file, `unknown collection "${row.collection}"`);
+      entries.push([row.key, parse(row.data, this.file)]);
+    }
+    for (const row of rows<{ sandbox_id: string; kind: string; data: string }>(this.db.prepare(`SELECT sandbox_id, kind, data FROM log${where} ORDER BY sandbox_id, kind, seq`))) {
+      if (!(LOGS as readonly string[]).includes(row.kind)) throw new DataFileError(this.file, `unknown log "${row.kind}"`);
+      (of(row.sandbox_id, 'log')[row.kind as (typeof LOGS)[number]] as unknown[]).push(parse(row.data, this.file));
+    }
+    for (const row of rows<{ sandbox_id: string; data: string }>(this.db.prepare(`SELECT sandbox_id, data FROM jobs${where} ORDER BY seq`))) {
+      of(row.sandbox_id, 'jobs').jobs.push(parse(row.data, this.file) as never);
+    }
+    return [...snapshots.values()];
+  }
+}
+
+function keyText(sandbox: Sandbox): string | null {
+  return sandbox.signingKey === null ? null : JSON.stringify(sandbox.signingKey);
+}
+
+function hasChanges(sandbox: Sandbox, changes: ChangeSet): boolean {
+  return (
+    changes.keys.size > 0 ||
+    changes.jobsAdded.size > 0 ||
+    changes.jobsRemoved.size > 0 ||
+    sandbox.events.length !== changes.eventsSaved ||
+    sandbox.outbox.length !== changes.outboxSaved
+  );
+}
+
+function parse(text: string, file: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new DataFileError(file, 'a row holds text that is not JSON');
+  }
+}
+
+function checkFormat(db: Database, file: string): void {
+  const hasMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get();
+  const format = hasMeta && (db.prepare("SELECT value FROM meta WHERE key = 'format'").get() as { value: string } | undefined)?.value;
+  if (format !== FORMAT) throw new DataFileError(file, 'is a SQLite database, but not a billing-sim data file; it was left as it is');
+  const schema = (db.prepare("SELECT value FROM meta WHERE key = 'schema'").get() as { value: string } | undefined)?.value;
+  if (schema !== SCHEMA_VERSION) throw new DataFileError(file, `has data format ${schema ?? 'unknown'}; this billing-sim reads format ${SCHEMA_VERSION}`);
+}
+
+function describeOpenError(error: Error & { code?: string }): string {
+  switch (error.code) {
+    case 'SQLITE_NOTADB':
+      return 'is not a billing-sim data file (not a SQLite database); it was left as it is';
+    case 'SQLITE_BUSY':
+      return 'is in use by another billing-sim process';
+    case 'SQLITE_CANTOPEN':
+    case 'SQLITE_READONLY':
+    case 'SQLITE_PERM':
+      return `cannot be opened for writing (${error.message})`;
+    default:
+      return `cannot be read (${error.code ?? error.name}: ${error.message})`;
+  }
+}
+
