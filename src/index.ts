@@ -78,6 +78,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       app.services.background.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+      // A turn still running commits before the file closes.
+      await app.services.serial.idle();
       await store.close();
     },
   };

@@ -24,6 +24,11 @@ export class SandboxSerial {
     });
     return result;
   }
+
+  /** Settles when every sandbox's queued work has run: a stop waits for it before closing the store. */
+  async idle(): Promise<void> {
+    while (this.tails.size > 0) await Promise.all(this.tails.values());
+  }
 }
 
 /** A running clock is looked at again at least this often, so a far-off job is never waited for blindly. */

@@ -2,6 +2,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { popDue, schedule, type JobHolder } from '../../src/engine/queue.ts';
+import { ChangeSet } from '../../src/store/changes.ts';
 
 describe('job queue ordered by time', () => {
   it('pops only jobs due by the target, earliest first, ties in the order scheduled', () => {
@@ -24,5 +25,20 @@ describe('job queue ordered by time', () => {
     const order: number[] = [];
     for (let job = popDue(restored, 10); job; job = popDue(restored, 10)) order.push(job.at);
     expect(order).toEqual([1, 3, 5, 9]);
+  });
+
+  it('tells a durable store what to save: jobs still queued that it lacks, and saved jobs since run', () => {
+    const changes = new ChangeSet();
+    const holder: JobHolder = { jobs: [], jobSeq: 0, changes };
+    schedule(holder, { at: 1, kind: 'billing', id: 'before tracking' });
+    changes.enabled = true;
+    changes.clear(0, 0);
+    schedule(holder, { at: 5, kind: 'billing', id: 'stays' });
+    schedule(holder, { at: 2, kind: 'billing', id: 'runs in the same turn' });
+    expect(popDue(holder, 3)?.id).toBe('before tracking');
+    expect(popDue(holder, 3)?.id).toBe('runs in the same turn');
+    // A job scheduled and run within one turn never reaches the database.
+    expect([...changes.jobsAdded.values()].map((job) => job.id)).toEqual(['stays']);
+    expect([...changes.jobsRemoved]).toEqual([1]);
   });
 });

@@ -1,0 +1,148 @@
+// The durable store on its own: what a turn writes, the order it keeps, what a reset replaces,
+// and what a failed write leaves. The HTTP-level promises (kill -9, disk full, bad files) are in
+// test/http/persistence*.test.ts and test/durability/.
+
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ApiError } from '../../src/domain/errors.ts';
+import type { Client } from '../../src/domain/types.ts';
+import { createIds } from '../../src/engine/ids.ts';
+import { createSandbox } from '../../src/engine/sandboxes.ts';
+import { SqliteStore } from '../../src/store/sqlite.ts';
+import type { Sandbox } from '../../src/store/store.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'billing-sim-store-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const wall = { now: () => Date.parse('2028-02-29T12:00:00Z') };
+let files = 0;
+const newFile = () => join(dir, `store-${(files += 1)}.db`);
+
+function client(id: string, email: string): Client {
+  return {
+    id, type: 'client', created_on: 1, updated_on: 1, email, full_name: '', phone: '', street_address: '', city: '', zip_code: '',
+    state: '', country: '', legal_name: '', registration_number: '', tax_number: '', cc: [], bcc: [],
+  };
+}
+
+function sandboxWithClients(count: number, seed = 3): Sandbox {
+  const ids = createIds(seed);
+  const sandbox = createSandbox({ nowMs: wall.now(), frozen: true, fixtures: false, seed }, wall, ids);
+  for (let i = 0; i < count; i += 1) {
+    const id = ids.uuid();
+    sandbox.clients.set(id, client(id, `c${i}@example.com`));
+  }
+  return sandbox;
+}
+
+const emails = (sandbox: Sandbox) => [...sandbox.clients.values()].map((c) => c.email);
+
+describe('SqliteStore', () => {
+  it('a turn writes what it changed, not the sandbox: one changed client among 2,000 adds a few pages to the log', async () => {
+    const file = newFile();
+    const store = await SqliteStore.open(file);
+    const sandbox = sandboxWithClients(2_000);
+    store.put(sandbox);
+    const wal = () => statSync(`${file}-wal`).size;
+    const before = wal();
+    const first = [...sandbox.clients.values()][0]!;
+    sandbox.clients.set(first.id, { ...first, full_name: 'Changed' });
+    store.commit(sandbox);
+    // A WAL frame is one 4 KiB page; the whole sandbox is over 100 pages.
+    expect(wal() - before).toBeLessThanOrEqual(4 * (4096 + 24));
+    expect(wal() - before).toBeGreaterThan(0);
+    const unchanged = wal();
+    store.commit(sandbox);
+    expect(wal()).toBe(unchanged);
+    await store.close();
+
+    const reopened = await SqliteStore.open(file);
+    expect(reopened.get(sandbox.id)!.clients.get(first.id)!.full_name).toBe('Changed');
+    await reopened.close();
+  });
+
+  it('keeps the order of each collection across a restart, a key deleted and set again going last', async () => {
+    const file = newFile();
+    const store = await SqliteStore.open(file);
+    const sandbox = sandboxWithClients(4);
+    store.put(sandbox);
+    const [a, b] = [...sandbox.clients.values()];
+    sandbox.clients.delete(a!.id);
+    sandbox.clients.set(a!.id, { ...a!, email: 'again@example.com' });
+    sandbox.clients.set(b!.id, { ...b!, email: 'updated@example.com' });
+    store.commit(sandbox);
+    const expected = emails(sandbox);
+    expect(expected).toEqual(['updated@example.com', 'c2@example.com', 'c3@example.com', 'again@example.com']);
+    await store.close();
+
+    const reopened = await SqliteStore.open(file);
+    expect(emails(reopened.get(sandbox.id)!)).toEqual(expected);
+    await reopened.close();
+  });
+
+  it('a put replaces the sandbox whole (a reset): nothing of the old rows comes back', async () => {
+    const file = newFile();
+    const store = await SqliteStore.open(file);
+    const sandbox = sandboxWithClients(3);
+    store.put(sandbox);
+    const fresh = createSandbox({ nowMs: wall.now(), frozen: true, fixtures: false, seed: 9 }, wall, createIds(9));
+    store.put({ ...fresh, id: sandbox.id });
+    // The old object's later changes are not written over the new one.
+    sandbox.clients.set('stale', client('stale', 'stale@example.com'));
+    store.commit(sandbox);
+    await store.close();
+
+    const reopened = await SqliteStore.open(file);
+    expect(reopened.get(sandbox.id)!.clients.size).toBe(0);
+    await reopened.close();
+  });
+
+  it('a write that fails answers 503 storage_unavailable, and the sandbox reads as last saved', async () => {
+    const file = newFile();
+    const reported: string[] = [];
+    const store = await SqliteStore.open(file, { report: (line) => reported.push(line) });
+    const sandbox = sandboxWithClients(2);
+    store.put(sandbox);
+    sandbox.clients.set('kept-out', client('kept-out', 'kept-out@example.com'));
+    // A value JSON cannot write fails inside the transaction, like a full disk would.
+    sandbox.clients.set('unwritable', { ...client('unwritable', 'x@example.com'), created_on: 1n } as unknown as Client);
+    let failure: unknown;
+    try {
+      store.commit(sandbox);
+    } catch (error) {
+      failure = error;
+    }
+    expect(failure).toBeInstanceOf(ApiError);
+    expect((failure as ApiError).status).toBe(503);
+    expect((failure as ApiError).fields.__all__![0]!.code).toBe('storage_unavailable');
+    expect(reported[0]).toMatch(/could not save sandbox .* to .*store-\d+\.db/);
+    const current = store.get(sandbox.id)!;
+    expect(current).not.toBe(sandbox);
+    expect(emails(current)).toEqual(['c0@example.com', 'c1@example.com']);
+
+    // The reloaded sandbox takes writes again.
+    current.clients.set('later', client('later', 'later@example.com'));
+    store.commit(current);
+    await store.close();
+    const reopened = await SqliteStore.open(file);
+    expect(emails(reopened.get(sandbox.id)!)).toEqual(['c0@example.com', 'c1@example.com', 'later@example.com']);
+    await reopened.close();
+  });
+
+  it('records how many seeded ids were drawn with every write', async () => {
+    const file = newFile();
+    let drawn = 17;
+    const store = await SqliteStore.open(file, { idsPosition: () => drawn });
+    const sandbox = sandboxWithClients(1);
+    store.put(sandbox);
+    drawn = 42;
+    sandbox.clients.set('one-more', client('one-more', 'one-more@example.com'));
+    store.commit(sandbox);
+    await store.close();
+    const reopened = await SqliteStore.open(file);
+    expect(reopened.idsDrawn).toBe(42);
+    await reopened.close();
+  });
+});
