@@ -6,7 +6,9 @@
 // Rows: `sandboxes` (the scalar header as JSON, and the webhook signing key apart, since it rarely
 // changes); `records` (one per object of a keyed collection; rowid order is the Map's insertion
 // order); `log` (events and outbox e-mails, by position); `jobs` (the queue's jobs, by seq);
-// `meta` (what this file is, and how many seeded ids have been drawn).
+// `meta` (what this file is, and how many seeded ids have been drawn). `log` keeps its rowid: its
+// rows (an event holds a copy of its object, ~1.4 KB) are too wide for a WITHOUT ROWID b-tree,
+// which left the file of 1,000 subscribers × 2 years at 283 MB instead of 162 MB.
 //
 // Promise: a process crash (kill -9) never loses an answered write; an OS crash may lose the last
 // second of them (synchronous=NORMAL in WAL mode syncs at checkpoints, not at every commit).
@@ -28,7 +30,7 @@ const SCHEMA = `
   CREATE TABLE records (sandbox_id TEXT NOT NULL, collection TEXT NOT NULL, key TEXT NOT NULL, data TEXT NOT NULL);
   CREATE UNIQUE INDEX records_key ON records (sandbox_id, collection, key);
   CREATE TABLE log (sandbox_id TEXT NOT NULL, kind TEXT NOT NULL, seq INTEGER NOT NULL, data TEXT NOT NULL,
-                    PRIMARY KEY (sandbox_id, kind, seq)) WITHOUT ROWID;
+                    PRIMARY KEY (sandbox_id, kind, seq));
   CREATE TABLE jobs (sandbox_id TEXT NOT NULL, seq INTEGER NOT NULL, data TEXT NOT NULL,
                      PRIMARY KEY (sandbox_id, seq)) WITHOUT ROWID;
 `;
