@@ -6,6 +6,8 @@ import { createServer, type Server } from 'node:http';
 import type { Clock } from './domain/context.ts';
 import { createDefaultSandbox, DEFAULT_SEED } from './engine/sandboxes.ts';
 import { createIds, type CountedIds } from './engine/ids.ts';
+import { loadSpec } from './contract/spec.ts';
+import { createSnapshotValidator } from './store/snapshot.ts';
 import { SqliteStore } from './store/sqlite.ts';
 import { createApp } from './http/app.ts';
 import { MemoryStore, type Store } from './store/store.ts';
@@ -44,10 +46,16 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const clock = options.clock ?? { now: () => Date.now() };
   const seed = options.seed ?? DEFAULT_SEED;
   const logError = (line: string) => console.error(line);
+  // Read once: for the app's routes, and to check each sandbox of a data file as a snapshot is checked.
+  const spec = loadSpec();
   // With --seed, every id comes from seed + 1 too; the data file says how far an earlier run drew.
   let ids: CountedIds | undefined;
   const store: Store = options.dataFile
-    ? await SqliteStore.open(options.dataFile, { idsPosition: options.seed === undefined ? undefined : () => ids?.drawn() ?? 0, report: logError })
+    ? await SqliteStore.open(options.dataFile, {
+        idsPosition: options.seed === undefined ? undefined : () => ids?.drawn() ?? 0,
+        validate: createSnapshotValidator(spec, clock).checkStored,
+        report: logError,
+      })
     : new MemoryStore();
   ids = createIds(options.seed === undefined ? undefined : seed + 1, store instanceof SqliteStore && options.seed !== undefined ? store.idsDrawn : 0);
   const defaultId = createIds(seed).uuid();
@@ -56,6 +64,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
 
   const app = createApp({
     store,
+    spec,
     clock,
     ids,
     logError,

@@ -2,6 +2,7 @@
 // References are rewritten from `#/components/schemas/X` to an absolute id, because ajv compiles
 // schemas, not OpenAPI documents. A schema that does not compile stops the server at start-up.
 
+import type { ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { JsonSchema, OpenApiDocument } from './spec.ts';
@@ -28,8 +29,8 @@ export interface SchemaSet {
   query: Ajv2020;
 }
 
-function createAjv(doc: OpenApiDocument, coerce: boolean): Ajv2020 {
-  const ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true, coerceTypes: coerce, verbose: true });
+function createAjv(doc: OpenApiDocument, coerce: boolean, allErrors = true): Ajv2020 {
+  const ajv = new Ajv2020({ strict: true, allErrors, allowUnionTypes: true, coerceTypes: coerce, verbose: true });
   addFormats.default(ajv);
   for (const [name, schema] of Object.entries(doc.components?.schemas ?? {})) {
     ajv.addSchema(rewriteRefs(schema), SCHEMA_BASE + name);
@@ -48,6 +49,21 @@ export function createSchemaSet(doc: OpenApiDocument): SchemaSet {
     }
   }
   return set;
+}
+
+/**
+ * One component schema, on an ajv of its own that stops at the first error: for documents too large
+ * to list every error of, such as a snapshot of a sandbox with years of billings read from a file.
+ */
+export function compileComponent(doc: OpenApiDocument, name: string): ValidateFunction {
+  let validate: ValidateFunction | undefined;
+  try {
+    validate = createAjv(doc, false, false).getSchema(SCHEMA_BASE + name);
+  } catch (error) {
+    throw new Error(`openapi.yaml: components/schemas/${name} does not compile: ${(error as Error).message}`);
+  }
+  if (!validate) throw new Error(`openapi.yaml: components/schemas/${name} is missing`);
+  return validate;
 }
 
 export function compile(ajv: Ajv2020, schema: JsonSchema, where: string) {

@@ -110,7 +110,8 @@ export class SqliteStore implements Store {
     if (isNew) closeSync(openSync(path, 'a', 0o600));
     let db: Database | undefined;
     try {
-      db = new BetterSqlite(path, { fileMustExist: true });
+      // timeout 0: a file held by another process is refused at once, not after a 5 s wait.
+      db = new BetterSqlite(path, { fileMustExist: true, timeout: 0 });
       // One process per file: a second simulator on the same file would overwrite the first's writes.
       db.pragma('locking_mode = EXCLUSIVE');
       db.pragma('journal_mode = WAL');

@@ -60,6 +60,7 @@ const OPERATIONS: Record<string, string> = {
   createSandbox: 'POST /sim/v1/sandboxes',
   getCapabilities: 'GET /sim/v1/capabilities',
   getClock: 'GET /sim/v1/clock',
+  getSnapshot: 'GET /sim/v1/snapshot',
   patchClock: 'PATCH /sim/v1/clock',
   advanceClock: 'POST /sim/v1/clock/advance',
   payPurchase: 'POST /sim/v1/purchases/{id}/pay',

@@ -1,0 +1,177 @@
+// JSON snapshots of one sandbox (DESIGN.md §6): the document GET /sim/v1/snapshot answers, that
+// POST /sim/v1/sandboxes {"snapshot"} and `billing-sim import` load, and `billing-sim export` writes.
+// Its schema is `SandboxSnapshot` in openapi.yaml: {"billing_sim_snapshot": 1, "sandbox": …}, where
+// `sandbox` is the store's own form (store.ts toSnapshot: each Map as [key, record] pairs in insertion
+// order) with three changes that make a copy faithful wherever it is loaded:
+// - the clock is written as the API shows it, {now, frozen}, at the instant of export: a running
+//   clock's offset from wall time means nothing in another process, its current instant does;
+// - a purchase's checkout_url is absolute on the sandbox's last origin, as the API answers it (the
+//   store keeps `/checkout/{id}/`), in purchases and in events' payloads alike;
+// - jobs are listed in the order they fall due, not in the queue's heap order.
+// An import gets a new sandbox id, so it never replaces a sandbox, and `seededIds` false, so a reset
+// of the copy does not draw the default sandbox's ids again. Objects keep their ids, unless one of
+// them is already taken in the store (the same snapshot imported twice): then every UUID of the copy
+// is renamed, consistently, since a checkout link (`/checkout/{purchase_id}/`, no token) must lead
+// to exactly one purchase.
+
+import type { ValidateFunction } from 'ajv';
+import type { Clock, Ids } from '../domain/context.ts';
+import { errors, type ErrorDetail } from '../domain/errors.ts';
+import type { Purchase, SimEvent } from '../domain/types.ts';
+import { toFieldErrors } from '../contract/ajv-errors.ts';
+import { compileComponent } from '../contract/schemas.ts';
+import type { OpenApiDocument } from '../contract/spec.ts';
+import { clockAt, clockView, sandboxNow } from '../engine/clock.ts';
+import { findInconsistency } from './snapshot-checks.ts';
+import { fromSnapshot, MAPS, toSnapshot, type Sandbox, type SandboxClockState, type SandboxSnapshot, type Store } from './store.ts';
+
+/** The value of `billing_sim_snapshot`: the format's version, changed with any change of the format. */
+export const SNAPSHOT_FORMAT = 1;
+
+export type SnapshotSandbox = Omit<SandboxSnapshot, 'clock'> & { clock: { now: string; frozen: boolean } };
+
+export interface SnapshotDocument {
+  billing_sim_snapshot: typeof SNAPSHOT_FORMAT;
+  sandbox: SnapshotSandbox;
+}
+
+/** The first bad value of a snapshot: its dotted path in the document (`sandbox.purchases.3.1.status`) and why. */
+export interface SnapshotProblem {
+  path: string;
+  detail: ErrorDetail;
+}
+
+/** The latest instant a JS Date can hold; a clock beyond it has no ISO form. */
+const MAX_DATE_MS = 8.64e15;
+
+export function exportSnapshot(sandbox: Sandbox, wall: Clock): SnapshotDocument {
+  return { billing_sim_snapshot: SNAPSHOT_FORMAT, sandbox: documentForm(toSnapshot(sandbox), wall) };
+}
+
+/**
+ * A new sandbox of the store from a checked document (see createSnapshotValidator, or
+ * findInconsistency after the request's schema); the caller puts it in the store.
+ */
+export function importSnapshot(document: SnapshotDocument, store: Store, ids: Ids, wall: Clock): Sandbox {
+  const { sandbox } = sharesIds(document, store) ? renamed(document, ids) : document;
+  return fromSnapshot({
+    ...sandbox,
+    id: newSandboxId(store, ids),
+    origin: { ...sandbox.origin, seededIds: false },
+    clock: clockAt(Date.parse(sandbox.clock.now), sandbox.clock.frozen, wall),
+    purchases: sandbox.purchases.map(([key, purchase]) => [key, storedPurchase(purchase as Purchase)]),
+    events: sandbox.events.map((event) => (isPurchase(event.payload) ? { ...event, payload: storedPurchase(event.payload) } : event)),
+  });
+}
+
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+
+/** Whether a sandbox of the store already holds an object with one of the document's ids. */
+function sharesIds(document: SnapshotDocument, store: Store): boolean {
+  const taken = (key: string) => {
+    for (const sandbox of store.all()) if (MAPS.some((field) => sandbox[field].has(key))) return true;
+    return false;
+  };
+  return MAPS.some((field) => document.sandbox[field].some(([key]) => taken(key)));
+}
+
+/**
+ * The document with every UUID replaced by a fresh one, the same replacement wherever it occurs:
+ * keys, references, events' payloads, jobs, checkout URLs and the JSON of queued webhook bodies.
+ */
+function renamed(document: SnapshotDocument, ids: Ids): SnapshotDocument {
+  const fresh = new Map<string, string>();
+  const text = JSON.stringify(document).replace(UUID, (found) => {
+    const id = found.toLowerCase();
+    let next = fresh.get(id);
+    if (next === undefined) fresh.set(id, (next = ids.uuid()));
+    return next;
+  });
+  return JSON.parse(text) as SnapshotDocument;
+}
+
+/**
+ * An id no sandbox of the store has. A seeded id source could repeat another process's ids (a data
+ * file exported under `--seed 1` and served again under it), and an import adds, never replaces.
+ */
+function newSandboxId(store: Store, ids: Ids): string {
+  let id = ids.uuid();
+  while (store.get(id)) id = ids.uuid();
+  return id;
+}
+
+/**
+ * The snapshot's form of a sandbox, from the store's. Also applied to what a data file holds, which
+ * may be anything: a value this cannot convert is passed on as it is, for the schema to name. A data
+ * file's check skips copying the logs: the schema takes any object as an event's payload, and the
+ * document is dropped once checked.
+ */
+function documentForm(snapshot: SandboxSnapshot, wall: Clock, { copyLogs = true } = {}): SnapshotSandbox {
+  const origin = typeof snapshot.publicOrigin === 'string' ? snapshot.publicOrigin : '';
+  const present = (value: unknown) => (isPurchase(value) ? { ...value, checkout_url: origin + value.checkout_url } : value);
+  const { id, companyId, brands, publicOrigin, jobSeq, signingKey } = snapshot;
+  return {
+    // The schema's order, so that a file reads from the header down.
+    id,
+    companyId,
+    brands,
+    origin: snapshot.origin,
+    clock: clockForm(snapshot.clock, wall),
+    publicOrigin,
+    jobSeq,
+    signingKey,
+    ...Object.fromEntries(MAPS.map((field) => [field, snapshot[field]])),
+    purchases: mapArray(snapshot.purchases, (entry) => (Array.isArray(entry) ? [entry[0], present(entry[1])] : entry)),
+    // Copies of what the engine changes in place (queues and logs grow), so the document stays as exported.
+    deliveryQueues: mapArray(snapshot.deliveryQueues, (entry) => (Array.isArray(entry) && Array.isArray(entry[1]) ? [entry[0], [...entry[1]]] : entry)),
+    events: copyLogs ? mapArray(snapshot.events, (event: SimEvent) => (isPurchase(event?.payload) ? { ...event, payload: present(event.payload) } : event)) : snapshot.events,
+    outbox: copyLogs ? mapArray(snapshot.outbox, (email) => email) : snapshot.outbox,
+    jobs: Array.isArray(snapshot.jobs) ? [...snapshot.jobs].sort((a, b) => a?.at - b?.at || a?.seq - b?.seq) : snapshot.jobs,
+  } as SnapshotSandbox;
+}
+
+const mapArray = <T>(value: T[], map: (item: T) => unknown): T[] => (Array.isArray(value) ? (value.map(map) as T[]) : value);
+
+function isPurchase(value: unknown): value is Purchase {
+  return typeof value === 'object' && value !== null && (value as Purchase).type === 'purchase' && typeof (value as Purchase).checkout_url === 'string';
+}
+
+/** The API's view of a clock, or (a data file's garbage) the value as it is. */
+function clockForm(clock: unknown, wall: Clock): unknown {
+  const { frozen, nowMs, offsetMs } = (clock ?? {}) as Partial<SandboxClockState>;
+  if (typeof frozen !== 'boolean' || typeof nowMs !== 'number' || typeof offsetMs !== 'number') return clock;
+  return Math.abs(sandboxNow(clock as SandboxClockState, wall)) <= MAX_DATE_MS ? clockView(clock as SandboxClockState, wall) : clock;
+}
+
+/** Back to the path the store keeps (`/checkout/{id}/`), whatever origin the document was exported on. */
+function storedPurchase(purchase: Purchase): Purchase {
+  if (!URL.canParse(purchase.checkout_url)) return purchase;
+  const url = new URL(purchase.checkout_url);
+  return { ...purchase, checkout_url: url.pathname + url.search + url.hash };
+}
+
+export interface SnapshotValidator {
+  /** The first bad value of a document from outside (a file), or null when it can be imported. */
+  check(document: unknown): SnapshotProblem | null;
+  /** SqliteStore's `validate` hook: what is wrong with a sandbox read from a data file, as "path: reason". */
+  checkStored(snapshot: SandboxSnapshot): string | null;
+}
+
+/** Compiles the `SandboxSnapshot` schema of openapi.yaml once; the validator checks any number of documents. */
+export function createSnapshotValidator(spec: OpenApiDocument, wall: Clock): SnapshotValidator {
+  const schema: ValidateFunction = compileComponent(spec, 'SandboxSnapshot');
+  const check = (document: unknown): SnapshotProblem | null => {
+    if (!schema(document)) {
+      const [path, details] = Object.entries(toFieldErrors(schema.errors ?? []))[0]!;
+      return { path, detail: details[0] ?? errors.invalid() };
+    }
+    return findInconsistency(document as SnapshotDocument);
+  };
+  return {
+    check,
+    checkStored(snapshot) {
+      const problem = check({ billing_sim_snapshot: SNAPSHOT_FORMAT, sandbox: documentForm(snapshot, wall, { copyLogs: false }) });
+      return problem && `${problem.path.replace(/^sandbox\./, '')}: ${problem.detail.message}`;
+    },
+  };
+}
