@@ -131,6 +131,27 @@ describe('SqliteStore', () => {
     await reopened.close();
   });
 
+  it('events come back whole after a restart; a payload is parsed when first read, not while the file is checked', async () => {
+    const file = newFile();
+    const store = await SqliteStore.open(file);
+    const sandbox = sandboxWithClients(1);
+    const [payload] = [...sandbox.clients.values()];
+    sandbox.events.push({ id: 'e1', event_type: 'client.created', created_on: 1, object_type: 'client', object_id: payload!.id, payload: payload! });
+    sandbox.outbox.push({ id: 'm1', kind: 'invoice', to: 'c0@example.com', purchase_id: 'p1', sent_on: 2 });
+    store.put(sandbox);
+    await store.close();
+
+    const seen: unknown[] = [];
+    const reopened = await SqliteStore.open(file, { validate: (snapshot) => (seen.push(...snapshot.events.map((e) => e.payload)), null) });
+    const [event] = reopened.get(sandbox.id)!.events;
+    expect(seen).toEqual([{}]);
+    expect(typeof Object.getOwnPropertyDescriptor(event, 'payload')!.get).toBe('function');
+    expect(JSON.parse(JSON.stringify(reopened.get(sandbox.id)!.events))).toEqual(JSON.parse(JSON.stringify(sandbox.events)));
+    expect({ ...event! }.payload).toEqual(payload);
+    expect(reopened.get(sandbox.id)!.outbox).toEqual(sandbox.outbox);
+    await reopened.close();
+  });
+
   it('records how many seeded ids were drawn with every write', async () => {
     const file = newFile();
     let drawn = 17;
