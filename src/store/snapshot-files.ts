@@ -12,9 +12,6 @@ import { exportSnapshot, importSnapshot, type SnapshotDocument, type SnapshotVal
 import { DataFileError, SqliteStore } from './sqlite.ts';
 import type { Sandbox } from './store.ts';
 
-/** SqliteStore's reason for a file that another process has open (its one-line DataFileError). */
-const IN_USE = 'is in use by another billing-sim process';
-
 export interface SnapshotFileOptions {
   /** The SQLite data file of `billing-sim serve --data`. */
   dataFile: string;
@@ -73,7 +70,7 @@ async function openDataFile(options: SnapshotFileOptions & { report?: (line: str
   try {
     return await SqliteStore.open(options.dataFile, { validate: options.validator.checkStored, report: options.report });
   } catch (error) {
-    if (error instanceof DataFileError && error.message.endsWith(IN_USE)) throw new DataFileError(options.dataFile, `${IN_USE}: ${whenInUse}`);
+    if (error instanceof DataFileError && error.inUse) throw new DataFileError(options.dataFile, `is in use by another billing-sim process: ${whenInUse}`, true);
     throw error;
   }
 }

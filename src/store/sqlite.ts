@@ -41,7 +41,12 @@ const LOGS = ['events', 'outbox'] as const;
 
 /** The data file cannot be used: the message names the file and says why, for a one-line exit. */
 export class DataFileError extends Error {
-  constructor(file: string, reason: string) {
+  constructor(
+    file: string,
+    reason: string,
+    /** Another process holds the file (a running server): the caller may say how to reach it instead. */
+    readonly inUse = false,
+  ) {
     super(`${file}: ${reason}`);
     this.name = 'DataFileError';
   }
@@ -130,7 +135,8 @@ export class SqliteStore implements Store {
     } catch (error) {
       db?.close();
       if (error instanceof DataFileError) throw error;
-      throw new DataFileError(file, describeOpenError(error as Error & { code?: string }));
+      const { code } = error as { code?: string };
+      throw new DataFileError(file, describeOpenError(error as Error & { code?: string }), code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED');
     }
   }
 
