@@ -121,13 +121,14 @@ export class SqliteStore implements Store {
       db = new BetterSqlite(path, { fileMustExist: true, timeout: 0 });
       // One process per file: a second simulator on the same file would overwrite the first's writes.
       db.pragma('locking_mode = EXCLUSIVE');
+      // Only reads until the file is known to be ours: switching another program's database to WAL
+      // would rewrite its header.
+      if (!isNew) checkFormat(db, file);
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
       if (isNew) {
         db.exec(SCHEMA);
         db.prepare('INSERT INTO meta (key, value) VALUES (?, ?), (?, ?)').run('format', FORMAT, 'schema', SCHEMA_VERSION);
-      } else {
-        checkFormat(db, file);
       }
       const store = new SqliteStore(db, file, options);
       store.loadAll();

@@ -1,60 +1,99 @@
-// DESIGN.md §5: "persisted state survives a kill -9 during writes". A simulator process with
-// --data takes a stream of writes and is killed with SIGKILL in the middle; a new one must load
-// the file (never a half-written one) and serve what it holds.
+// DESIGN.md §6 "Durable store": "a process crash (kill -9) never loses a write that was answered
+// 2xx". Real CLI processes on one data file are killed with SIGKILL while writes are in flight, or
+// right after an answered clock advance; the next process must open the file and hold every
+// acknowledged write, once.
 
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startSimulator } from '../../src/index.ts';
+import { advanceBy, DEDUCTIONS, runSubscribers, subscribersState } from '../durability/subscribers.ts';
+import { Ledger, SANDBOX_NOW, stream, verify } from '../durability/write-stream.ts';
+import { killSpawned, spawnSim, standbySim } from '../support/spawn-sim.ts';
+import { startSimulator, type RunningSimulator } from '../../src/index.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'billing-sim-kill-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(async () => {
+  await killSpawned();
+  rmSync(dir, { recursive: true, force: true });
+});
 
-const BIN = fileURLToPath(new URL('../../bin/billing-sim.js', import.meta.url));
+const TRIALS = 20;
 
 describe('persistence under kill -9', () => {
-  it('a process killed during a stream of writes leaves a file the next start loads', async () => {
-    const file = join(dir, 'state.db');
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data', file, '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let printed = '';
-    const apiUrl = await new Promise<string>((resolve, reject) => {
-      child.stdout!.on('data', (chunk: Buffer) => {
-        printed += chunk.toString();
-        const found = /API base URL\s+(\S+?)\/?\n/.exec(printed);
-        if (found) resolve(found[1]!);
-      });
-      child.once('exit', () => reject(new Error(`the simulator exited before it listened:\n${printed}`)));
-    });
-    const token = /bearer token\s+(\S+)/.exec(printed)![1]!;
-    const write = (i: number) =>
-      fetch(`${apiUrl}/clients/`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ email: `kill${i}@example.com`, full_name: 'x'.repeat(100) }),
-      }).then((res) => res.status, () => 0);
-    // Writes in flight, then SIGKILL without warning while they keep coming.
-    const acknowledged: number[] = [];
-    for (let round = 0; round < 20; round += 1) {
-      acknowledged.push(...(await Promise.all(Array.from({ length: 10 }, (_, i) => write(round * 10 + i)))));
+  it(`kill -9 during a stream of writes, ${TRIALS} times on one growing file: every write answered 2xx is there after the restart, once, and the file opens every time`, async () => {
+    const file = join(dir, 'stream.db');
+    const ledger = new Ledger();
+    // Two processes always loading ahead; each opens the file only when its turn comes, after a kill.
+    const standbys = [standbySim(), standbySim()];
+    let sim = await standbys.shift()!.start({ data: file });
+    const sandboxB = await sim.request('POST', '/sim/v1/sandboxes', { token: null, body: { now: SANDBOX_NOW } });
+    expect(sandboxB.status).toBe(201);
+    const tokenB = (sandboxB.body as { token: string }).token;
+    let checks = 0;
+    let checkedLast = 0;
+    const started = performance.now();
+    for (let trial = 0; trial < TRIALS; trial += 1) {
+      standbys.push(standbySim());
+      await stream(sim, ledger, tokenB, trial);
+      sim = await standbys.shift()!.start({ data: file });
+      checkedLast = await verify(sim, ledger, tokenB);
+      checks += checkedLast;
     }
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    const inFlight = Promise.all(Array.from({ length: 20 }, (_, i) => write(1000 + i)));
-    child.kill('SIGKILL');
-    await Promise.all([inFlight, exited]);
-    expect(acknowledged.filter((status) => status === 201)).toHaveLength(200);
-
-    const restarted = await startSimulator({ port: 0, quiet: true, dataFile: file });
+    expect(await sim.kill('SIGTERM')).toEqual({ code: 0, signal: null });
+    const db = new Database(file, { readonly: true });
     try {
-      const res = await fetch(`${restarted.apiUrl}/clients/?page_size=1000`, { headers: { authorization: `Bearer ${restarted.token}` } });
-      const emails = ((await res.json()) as { results: { email: string }[] }).results.map((c) => c.email);
-      // Whatever the last complete snapshot held: most of the acknowledged writes, and nothing half-written.
-      expect(emails.filter((email) => email.startsWith('kill')).length).toBeGreaterThan(100);
-      expect(new Set(emails).size).toBe(emails.length);
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
     } finally {
-      await restarted.stop();
+      db.close();
+    }
+    console.log(
+      `kill -9 stream: ${TRIALS} kills, ${ledger.acknowledged} writes answered 2xx, ${checkedLast} acknowledged writes checked after the last restart ` +
+        `(${checks} checks over all restarts), data file ${(statSync(file).size / 1024).toFixed(0)} KiB, ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
+    expect(checkedLast).toBeGreaterThanOrEqual(TRIALS * 3);
+  }, 120_000);
+
+  it('kill -9 right after an answered advance: the clock and every purchase the advance created are there, and the next advance bills the next dates (no repeat, no skip)', async () => {
+    const file = join(dir, 'advance.db');
+    // The same requests on a server that is never killed give the state the file must hold.
+    const reference = await startSimulator({ port: 0, quiet: true });
+    const sim = await spawnSim({ data: file });
+    let restarted: RunningSimulator | undefined;
+    try {
+      const run = await runSubscribers(sim.origin);
+      const expected = await runSubscribers(reference.url);
+      // SIGKILL as soon as the 200's headers arrive: the advance's changes were committed before them.
+      const answered = await fetch(`${sim.origin}/sim/v1/clock/advance`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${run.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ by: 'P3M' }),
+      });
+      if (answered.status === 200) process.kill(sim.pid, 'SIGKILL');
+      expect(answered.status).toBe(200);
+      expect((await sim.exited).signal).toBe('SIGKILL');
+      await advanceBy(reference.url, expected.token, 'P3M');
+
+      restarted = await startSimulator({ port: 0, quiet: true, dataFile: file });
+      const afterKill = await subscribersState(restarted.url, run.token);
+      expect(afterKill.now).toBe('2026-04-30T09:00:00.000Z');
+      expect(afterKill.purchases.length).toBeGreaterThan(run.purchasesBefore);
+      expect(afterKill).toEqual(await subscribersState(reference.url, expected.token));
+
+      await advanceBy(restarted.url, run.token, 'P2M');
+      await advanceBy(reference.url, expected.token, 'P2M');
+      const next = await subscribersState(restarted.url, run.token);
+      expect(next).toEqual(await subscribersState(reference.url, expected.token));
+      // Each subscriber billed once per month end, none twice, none missed.
+      expect(Object.values(next.issuedBySubscriber)).toEqual(DEDUCTIONS.map(() => MONTH_ENDS));
+    } finally {
+      await sim.kill();
+      await restarted?.stop();
+      await reference.stop();
     }
   }, 60_000);
 });
+
+/** Launched on Jan 31: one billing per month end, through the kill after April's. */
+const MONTH_ENDS = ['2026-01-31', '2026-02-28', '2026-03-31', '2026-04-30', '2026-05-31', '2026-06-30'];

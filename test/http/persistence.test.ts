@@ -1,42 +1,41 @@
-// --data FILE: every sandbox survives a restart, with its objects, clock and token.
+// DESIGN.md §6 "Durable store" and "Ids": with --data FILE every sandbox survives a restart with
+// its objects, clock and token; the file and its WAL are 0600; with --seed the id sequence resumes
+// after a restart instead of repeating. Without --data nothing survives.
 
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startSimulator } from '../../src/index.ts';
+import { startSimulator, type RunningSimulator } from '../../src/index.ts';
+import type { Client, List } from '../builders/engine.ts';
+import { subscriptionBody } from '../builders/templates.ts';
+import { killSpawned, send, spawnSim, type Sim } from '../support/spawn-sim.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'billing-sim-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-async function call(url: string, method: string, token: string | null, body?: unknown) {
-  const res = await fetch(url, {
-    method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-}
+afterAll(async () => {
+  await killSpawned();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 describe('persistence to a data file', () => {
-  it('keeps the default sandbox, created sandboxes, their objects and clocks across a restart', async () => {
+  it('a restart keeps the default sandbox, created sandboxes, their objects and clocks', async () => {
     const file = join(dir, 'state.db');
     const first = await startSimulator({ port: 0, quiet: true, dataFile: file });
-    const client = await call(`${first.apiUrl}/clients/`, 'POST', first.token, { email: 'kept@example.com' });
-    const sandbox = await call(`${first.url}/sim/v1/sandboxes`, 'POST', null, { now: '2028-02-29T10:00:00Z' });
-    const token2 = sandbox.body.token as string;
-    await call(`${first.apiUrl}/clients/`, 'POST', token2, { email: 'other@example.com' });
+    const client = await send(first.url, 'POST', '/api/v1/clients/', first.token, { email: 'kept@example.com' });
+    const sandbox = await send(first.url, 'POST', '/sim/v1/sandboxes', null, { now: '2028-02-29T10:00:00Z' });
+    const token2 = (sandbox.body as { token: string }).token;
+    await send(first.url, 'POST', '/api/v1/clients/', token2, { email: 'other@example.com' });
     await first.stop();
 
     const second = await startSimulator({ port: 0, quiet: true, dataFile: file });
     try {
       expect(second.token).toBe(first.token);
-      const kept = await call(`${second.apiUrl}/clients/${client.body.id}/`, 'GET', second.token);
-      expect(kept.body.email).toBe('kept@example.com');
-      const clock = await call(`${second.url}/sim/v1/clock`, 'GET', token2);
+      const kept = await send(second.url, 'GET', `/api/v1/clients/${(client.body as Client).id}/`, second.token);
+      expect((kept.body as Client).email).toBe('kept@example.com');
+      const clock = await send(second.url, 'GET', '/sim/v1/clock', token2);
       expect(clock.body).toEqual({ now: '2028-02-29T10:00:00.000Z', frozen: true });
-      const others = await call(`${second.apiUrl}/clients/`, 'GET', token2);
-      expect((others.body.results as { email: string }[]).map((c) => c.email)).toEqual(['other@example.com']);
+      const others = await send(second.url, 'GET', '/api/v1/clients/', token2);
+      expect((others.body as List<Client>).results.map((c) => c.email)).toEqual(['other@example.com']);
     } finally {
       await second.stop();
     }
@@ -44,13 +43,81 @@ describe('persistence to a data file', () => {
 
   it('without --data, a restart forgets created sandboxes: their tokens get a 401', async () => {
     const first = await startSimulator({ port: 0, quiet: true });
-    const sandbox = await call(`${first.url}/sim/v1/sandboxes`, 'POST', null, {});
+    const sandbox = await send(first.url, 'POST', '/sim/v1/sandboxes', null, {});
     await first.stop();
     const second = await startSimulator({ port: 0, quiet: true });
     try {
-      expect((await call(`${second.apiUrl}/clients/`, 'GET', sandbox.body.token as string)).status).toBe(401);
+      expect((await send(second.url, 'GET', '/api/v1/clients/', (sandbox.body as { token: string }).token)).status).toBe(401);
     } finally {
       await second.stop();
+    }
+  });
+
+  it('a new data file is created 0600, and its -wal file is 0600 while the server runs, whatever the umask', async () => {
+    const file = join(dir, 'mode.db');
+    // umask 000 would leave SQLite's own default, 0644, as it is.
+    const sim = await spawnSim({ data: file, umask: 0 });
+    try {
+      expect((await sim.request('POST', '/api/v1/clients/', { body: { email: 'mode@example.com' } })).status).toBe(201);
+      expect((statSync(file).mode & 0o777).toString(8)).toBe('600');
+      expect((statSync(`${file}-wal`).mode & 0o777).toString(8)).toBe('600');
+    } finally {
+      await sim.kill();
+    }
+  });
+});
+
+describe('ids with --seed and --data', () => {
+  type Requester = Pick<Sim, 'request' | 'brandId'>;
+
+  /** An in-process simulator (startSimulator) with the request method of a spawned one. */
+  const inProcess = (sim: RunningSimulator): Requester => ({
+    brandId: sim.brandId,
+    request: (method, path, options = {}) => send(sim.url, method, path, options.token === undefined ? sim.token : options.token, options.body),
+  });
+
+  /** Creates a client, a template and a sandbox with a client of its own; returns every id the answers carry. */
+  async function createSome(sim: Requester, tag: string): Promise<string[]> {
+    const ids: string[] = [];
+    const created = async (call: Promise<{ status: number; body: unknown }>) => {
+      const { status, body } = await call;
+      expect(status, JSON.stringify(body)).toBe(201);
+      return body as Record<string, unknown>;
+    };
+    for (let i = 0; i < 3; i += 1) ids.push((await created(sim.request('POST', '/api/v1/clients/', { body: { email: `${tag}-${i}@example.com` } }))).id as string);
+    ids.push((await created(sim.request('POST', '/api/v1/billing_templates/', { body: subscriptionBody(sim.brandId) }))).id as string);
+    const sandbox = await created(sim.request('POST', '/sim/v1/sandboxes', { token: null, body: {} }));
+    ids.push(sandbox.id as string, sandbox.brand_id as string);
+    const own = await created(sim.request('POST', '/api/v1/clients/', { token: sandbox.token as string, body: { email: `${tag}-own@example.com` } }));
+    ids.push(own.id as string);
+    return ids;
+  }
+
+  it('ids created after a restart (after kill -9 or a clean stop) never equal ids created before; the default sandbox keeps its id and token', async () => {
+    const file = join(dir, 'seeded.db');
+    // First a CLI process killed with SIGKILL; then two starts in this process, each stopped cleanly.
+    const killed = await spawnSim({ data: file, seed: 42 });
+    const runs = [await createSome(killed, 'run0')];
+    const defaults = [`${killed.sandboxId} ${killed.token}`];
+    expect((await killed.kill()).signal).toBe('SIGKILL');
+    for (const run of [1, 2]) {
+      const sim = await startSimulator({ port: 0, quiet: true, dataFile: file, seed: 42 });
+      try {
+        defaults.push(`${sim.sandboxId} ${sim.token}`);
+        runs.push(await createSome(inProcess(sim), `run${run}`));
+      } finally {
+        await sim.stop();
+      }
+    }
+    const all = runs.flat();
+    expect(new Set(all).size, `ids repeated across restarts: ${JSON.stringify(runs)}`).toBe(all.length);
+    expect(new Set(defaults).size).toBe(1);
+    // The seed still decides the sequence: a fresh file with the same seed draws the first run's ids.
+    const fresh = await startSimulator({ port: 0, quiet: true, dataFile: join(dir, 'seeded-again.db'), seed: 42 });
+    try {
+      expect(await createSome(inProcess(fresh), 'fresh')).toEqual(runs[0]);
+    } finally {
+      await fresh.stop();
     }
   });
 });
