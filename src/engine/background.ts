@@ -1,12 +1,15 @@
 // Work no request is waiting for: webhook deliveries queued by a request, and, for sandboxes whose
-// clock runs with wall time, jobs that fall due as time passes. Everything on one sandbox runs one
-// at a time through SandboxSerial, so a delivery awaiting its receiver never interleaves with a request.
+// clock runs with wall time, jobs that fall due as time passes. Everything that reads or changes a
+// sandbox runs one turn at a time through SandboxSerial; a webhook POST runs outside any turn, and
+// only its answer is recorded in one, so a receiver that never answers holds up nothing.
 
 import type { Clock, Ids } from '../domain/context.ts';
 import type { Store } from '../store/store.ts';
-import { sandboxNow } from './clock.ts';
+import { sandboxClock, sandboxNow } from './clock.ts';
+import { MAX_EVENTS_PER_SANDBOX } from './limits.ts';
 import { nextDueAt } from './queue.ts';
-import { catchUp } from './time.ts';
+import { catchUp, type RunOptions } from './time.ts';
+import { acknowledge, post, type Attempt } from './webhooks.ts';
 
 /** Runs the work of each sandbox in order, one piece at a time. */
 export class SandboxSerial {
@@ -36,6 +39,8 @@ const LONGEST_SLEEP_MS = 60_000;
 
 export class Background {
   private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** Deliveries whose POST is out: a retry that falls due meanwhile counts as unanswered, and is not sent twice at once. */
+  private readonly posting = new Set<string>();
   private stopped = false;
 
   constructor(
@@ -44,7 +49,31 @@ export class Background {
     private readonly ids: Ids,
     private readonly serial: SandboxSerial,
     private readonly report: (line: string) => void,
+    private readonly maxEvents = MAX_EVENTS_PER_SANDBOX,
   ) {}
+
+  /** How turns run work: within the event limit, handing webhook POSTs to this background. */
+  get runOptions(): RunOptions {
+    return { maxEvents: this.maxEvents, deliver: (attempt) => this.deliver(attempt) };
+  }
+
+  /**
+   * Sends an attempt after the current turn, and records an acknowledgement in a turn of its own;
+   * a failure needs no turn, as the attempt scheduled its retry when it started.
+   */
+  deliver(attempt: Attempt): void {
+    if (this.posting.has(attempt.deliveryId)) return;
+    this.posting.add(attempt.deliveryId);
+    setImmediate(() => {
+      void post(attempt).then(async (acknowledged) => {
+        this.posting.delete(attempt.deliveryId);
+        if (!acknowledged || this.stopped) return;
+        await this.inTurn(attempt.sandboxId, async (sandbox) => acknowledge(sandbox, attempt.deliveryId, { clock: sandboxClock(sandbox.clock, this.wall), ids: this.ids }));
+        // The object's next delivery is due now.
+        this.wake(attempt.sandboxId);
+      });
+    });
+  }
 
   /** Runs whatever is due in the sandbox soon after the current request, then plans the next look. */
   wake(sandboxId: string): void {
@@ -52,21 +81,31 @@ export class Background {
     this.timers.delete(sandboxId);
     setImmediate(() => {
       if (this.stopped) return;
-      void this.serial.run(sandboxId, async () => {
-        const sandbox = this.store.get(sandboxId);
-        if (!sandbox || this.stopped) return;
-        try {
-          try {
-            await catchUp(sandbox, this.wall, this.ids);
-          } finally {
-            this.store.commit(sandbox);
-          }
-        } catch (error) {
-          // No request is waiting to hear of it; the log is where a failed save must show.
-          this.report(`billing-sim: background work of sandbox ${sandboxId} failed: ${(error as Error).message}`);
-        }
-        this.plan(sandboxId);
+      void this.inTurn(sandboxId, async (sandbox) => {
+        await catchUp(sandbox, this.wall, this.ids, this.runOptions);
       });
+    });
+  }
+
+  /**
+   * One background turn: the work, the commit (also after a failure, of what was done), a log line
+   * naming the sandbox for any error, since no request is waiting to hear of it, and in every case
+   * the next look planned, so one failure does not stop a running clock for good.
+   */
+  private inTurn(sandboxId: string, work: (sandbox: NonNullable<ReturnType<Store['get']>>) => Promise<void>): Promise<void> {
+    return this.serial.run(sandboxId, async () => {
+      const sandbox = this.store.get(sandboxId);
+      if (!sandbox || this.stopped) return;
+      try {
+        try {
+          await work(sandbox);
+        } finally {
+          this.store.commit(sandbox);
+        }
+      } catch (error) {
+        this.report(`billing-sim: background work of sandbox ${sandboxId} failed: ${(error as Error)?.stack ?? String(error)}`);
+      }
+      this.plan(sandboxId);
     });
   }
 

@@ -1,7 +1,10 @@
 // Time travel. Every job due up to the target runs in time order, each seeing the sandbox clock at
 // its own instant (a billing at 00:00 of Feb 28 creates its purchase with that created_on), and
-// only then does the clock land on the target. Webhook deliveries are jobs too, so an advance
-// waits for each attempt in its place; the rest of the work is synchronous.
+// only then does the clock land on the target. Webhook attempts are jobs too: each starts in its
+// place and hands its POST to `deliver`, which sends it after the turn, so no receiver is waited
+// for. The work runs in slices of a few milliseconds between which other sandboxes and /healthz
+// are answered (this sandbox's own requests wait for the turn). Events past the sandbox's limit
+// are dropped as the slices go.
 
 import { addDuration } from '../domain/calendar.ts';
 import type { Clock, Ids } from '../domain/context.ts';
@@ -10,31 +13,56 @@ import type { Sandbox } from '../store/store.ts';
 import { runJob } from './billing.ts';
 import { clockAt, sandboxNow } from './clock.ts';
 import { noneProcessed, type Processed } from './payments.ts';
+import { checkAdvanceFits, MAX_EVENTS_PER_SANDBOX, SLICE_MS, trimEvents } from './limits.ts';
 import { peekDue, popDue } from './queue.ts';
-import { attemptDelivery } from './webhooks.ts';
+import { startAttempt, type Attempt } from './webhooks.ts';
+
+/** What a run needs beyond the sandbox: its limit of events, and where webhook POSTs go. */
+export interface RunOptions {
+  maxEvents?: number;
+  /** Sends an attempt after the turn (engine/background.ts); without it, attempts are counted and not sent. */
+  deliver?: (attempt: Attempt) => void;
+}
 
 const MAX_ADVANCE_MS = 100 * 366 * 86_400_000;
 
-export async function runUntil(sandbox: Sandbox, targetMs: number, ids: Ids): Promise<Processed> {
+const nextTurnOfTheLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export async function runUntil(sandbox: Sandbox, targetMs: number, ids: Ids, options: RunOptions = {}): Promise<Processed> {
+  const maxEvents = options.maxEvents ?? MAX_EVENTS_PER_SANDBOX;
   const processed = noneProcessed();
   let at = 0;
   const ctx = { clock: { now: () => at }, ids };
+  let sliceStart = performance.now();
   for (let job = popDue(sandbox, targetMs); job; job = popDue(sandbox, targetMs)) {
     at = job.at;
     if (job.kind === 'webhook') {
-      processed.webhook_deliveries += 1;
-      await attemptDelivery(sandbox, job.id, ctx);
+      const attempt = startAttempt(sandbox, job.id, ctx);
+      if (attempt) {
+        processed.webhook_deliveries += 1;
+        options.deliver?.(attempt);
+      }
     } else {
       runJob(sandbox, job, ctx, processed);
     }
+    if (performance.now() - sliceStart >= SLICE_MS) {
+      trimEvents(sandbox, maxEvents);
+      await nextTurnOfTheLoop();
+      sliceStart = performance.now();
+    }
   }
+  trimEvents(sandbox, maxEvents);
   return processed;
 }
 
 /** Work that fell due as wall time passed on a running clock (or was queued for now or earlier). */
-export async function catchUp(sandbox: Sandbox, wall: Clock, ids: Ids): Promise<boolean> {
-  if (peekDue(sandbox, sandboxNow(sandbox.clock, wall)) === undefined) return false;
-  await runUntil(sandbox, sandboxNow(sandbox.clock, wall), ids);
+export async function catchUp(sandbox: Sandbox, wall: Clock, ids: Ids, options: RunOptions = {}): Promise<boolean> {
+  if (peekDue(sandbox, sandboxNow(sandbox.clock, wall)) === undefined) {
+    // A request may have recorded events past the limit; the turn's end is where they go.
+    trimEvents(sandbox, options.maxEvents ?? MAX_EVENTS_PER_SANDBOX);
+    return false;
+  }
+  await runUntil(sandbox, sandboxNow(sandbox.clock, wall), ids, options);
   return true;
 }
 
@@ -47,14 +75,21 @@ function durationFrom(now: number, by: string): number {
 }
 
 /** POST /sim/v1/clock/advance: exactly one of `to` (an instant) or `by` (an ISO-8601 duration). */
-export async function advance(sandbox: Sandbox, input: { to?: string; by?: string }, wall: Clock, ids: Ids): Promise<Processed> {
+export async function advance(
+  sandbox: Sandbox,
+  input: { to?: string; by?: string },
+  wall: Clock,
+  ids: Ids,
+  options: RunOptions = {},
+): Promise<Processed> {
   const now = sandboxNow(sandbox.clock, wall);
   const target = input.to !== undefined ? Date.parse(input.to) : durationFrom(now, input.by!);
   const field = input.to !== undefined ? 'to' : 'by';
   if (target < now) throw fieldError(field, errors.minValue(`the sandbox's current time, ${new Date(now).toISOString()}`));
   // One call runs every billing in between; a century of them is already millions for a busy sandbox.
   if (target - now > MAX_ADVANCE_MS) throw fieldError(field, errors.maxValue('100 years from the sandbox\'s current time'));
-  const processed = await runUntil(sandbox, target, ids);
+  checkAdvanceFits(sandbox, now, target, field);
+  const processed = await runUntil(sandbox, target, ids, options);
   sandbox.clock = clockAt(target, sandbox.clock.frozen, wall);
   return processed;
 }

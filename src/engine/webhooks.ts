@@ -1,8 +1,12 @@
-// Webhook delivery (DESIGN.md §4.14). Each event a webhook subscribes to becomes a delivery: the
-// object's JSON plus `event_type`, signed with the sandbox's RSA key (PKCS#1 v1.5 over SHA-256,
+// Webhook delivery (DESIGN.md §4.14, §6). Each event a webhook subscribes to becomes a delivery:
+// the object's JSON plus `event_type`, signed with the sandbox's RSA key (PKCS#1 v1.5 over SHA-256,
 // base64 in X-Signature), POSTed to the callback. Deliveries of one object go one at a time, in
 // order; a failed one is retried with backoff on the sandbox clock, and the object's later events
-// wait behind it. Attempts are jobs of the sandbox's queue, so they run in time order with the rest.
+// wait behind it. Attempts are jobs of the sandbox's queue, so they start in time order with the
+// rest; the POST itself goes out after the sandbox's turn (engine/background.ts), so a receiver
+// that never answers holds no request and no advance. An attempt therefore schedules its retry
+// when it starts, as if it will fail: an acknowledgement, recorded in a later turn, ends the
+// delivery, and the retry job then finds nothing to do. A crash while a POST is out loses nothing.
 
 import { generateKeyPairSync, sign } from 'node:crypto';
 import type { Context } from '../domain/context.ts';
@@ -10,9 +14,21 @@ import type { Purchase, SimEvent } from '../domain/types.ts';
 import type { Delivery, Sandbox, SigningKey } from '../store/store.ts';
 import { schedule } from './queue.ts';
 
-/** Waits after the 1st, 2nd, … failed attempt; after the last one the delivery is dropped. */
+/** Waits after the 1st, 2nd, … failed attempt; the last attempt has ATTEMPT_TIMEOUT_MS to answer. */
 export const RETRY_BACKOFF_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 6 * 3_600_000, 24 * 3_600_000];
-const ATTEMPT_TIMEOUT_MS = 5_000;
+/** How long a receiver has to answer an attempt, in wall time for the POST and in sandbox time for the last one. */
+export const ATTEMPT_TIMEOUT_MS = 5_000;
+/** How much of a receiver's answer is read: only its status matters, and an endless body must not fill memory. */
+export const MAX_ANSWER_BYTES = 64 * 1024;
+
+/** One POST to make, outside the sandbox's turn. */
+export interface Attempt {
+  sandboxId: string;
+  deliveryId: string;
+  url: string;
+  body: string;
+  signature: string;
+}
 
 export function signingKey(sandbox: Sandbox): SigningKey {
   sandbox.signingKey ??= generateKeyPairSync('rsa', {
@@ -59,34 +75,59 @@ function finish(sandbox: Sandbox, delivery: Delivery, ctx: Context): void {
   }
 }
 
-async function post(url: string, body: string, signatureValue: string): Promise<boolean> {
+/**
+ * Starts an attempt of a queued delivery: counts it, schedules the next try (or, after the last,
+ * giving up), and returns the POST to make. Undefined when there is nothing to send: the delivery
+ * was acknowledged or dropped, or its webhook is gone.
+ */
+export function startAttempt(sandbox: Sandbox, deliveryId: string, ctx: Context): Attempt | undefined {
+  const delivery = sandbox.deliveries.get(deliveryId);
+  if (!delivery) return undefined;
+  const webhook = sandbox.webhooks.get(delivery.webhookId);
+  if (!webhook || delivery.attempts > RETRY_BACKOFF_MS.length) {
+    // Gone, or the last attempt went unanswered: the object's next delivery may go.
+    finish(sandbox, delivery, ctx);
+    return undefined;
+  }
+  const attempted = { ...delivery, attempts: delivery.attempts + 1 };
+  sandbox.deliveries.set(attempted.id, attempted);
+  const wait = RETRY_BACKOFF_MS[attempted.attempts - 1] ?? ATTEMPT_TIMEOUT_MS;
+  schedule(sandbox, { at: ctx.clock.now() + wait, kind: 'webhook', id: attempted.id });
+  return { sandboxId: sandbox.id, deliveryId, url: webhook.callback, body: delivery.body, signature: signature(delivery.body, signingKey(sandbox)) };
+}
+
+/** The receiver answered 2xx: the delivery is done and the object's next one goes now. */
+export function acknowledge(sandbox: Sandbox, deliveryId: string, ctx: Context): void {
+  const delivery = sandbox.deliveries.get(deliveryId);
+  if (delivery) finish(sandbox, delivery, ctx);
+}
+
+/** Whether the receiver acknowledged the POST (2xx) within the time it has. Never throws. */
+export async function post(attempt: Attempt): Promise<boolean> {
   try {
-    const res = await fetch(url, {
+    const res = await fetch(attempt.url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-signature': signatureValue, 'user-agent': 'billing-sim webhooks' },
-      body,
+      headers: { 'content-type': 'application/json', 'x-signature': attempt.signature, 'user-agent': 'billing-sim webhooks' },
+      body: attempt.body,
+      redirect: 'manual',
       signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
     });
-    await res.arrayBuffer();
+    await readAtMost(res, MAX_ANSWER_BYTES);
     return res.status >= 200 && res.status < 300;
   } catch {
     return false;
   }
 }
 
-/** One attempt of a queued delivery; true when it was acknowledged. */
-export async function attemptDelivery(sandbox: Sandbox, deliveryId: string, ctx: Context): Promise<boolean> {
-  const delivery = sandbox.deliveries.get(deliveryId);
-  if (!delivery) return false;
-  const webhook = sandbox.webhooks.get(delivery.webhookId);
-  if (!webhook) {
-    finish(sandbox, delivery, ctx);
-    return false;
+async function readAtMost(res: Response, limit: number): Promise<void> {
+  if (!res.body) return;
+  const reader = res.body.getReader();
+  let read = 0;
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+    read += chunk.value.byteLength;
+    if (read >= limit) {
+      await reader.cancel();
+      return;
+    }
   }
-  const ok = await post(webhook.callback, delivery.body, signature(delivery.body, signingKey(sandbox)));
-  const attempted = { ...delivery, attempts: delivery.attempts + 1 };
-  sandbox.deliveries.set(attempted.id, attempted);
-  if (ok || attempted.attempts > RETRY_BACKOFF_MS.length) finish(sandbox, attempted, ctx);
-  else schedule(sandbox, { at: ctx.clock.now() + RETRY_BACKOFF_MS[attempted.attempts - 1]!, kind: 'webhook', id: attempted.id });
-  return ok;
 }

@@ -22,7 +22,7 @@ export function inSandboxTurn<T>(
     const sandbox = services.store.get(sandboxId);
     if (!sandbox) return missing();
     try {
-      await catchUp(sandbox, services.clock, services.ids);
+      await catchUp(sandbox, services.clock, services.ids, services.background.runOptions);
       return await work(sandbox, { clock: sandboxClock(sandbox.clock, services.clock), ids: services.ids });
     } finally {
       // Also after a rejected request: the catch-up before it changed the sandbox.

@@ -71,6 +71,7 @@ function prepare(db: Database) {
     insertLog: db.prepare('INSERT OR REPLACE INTO log (sandbox_id, kind, seq, data, payload) VALUES (?, ?, ?, ?, ?)'),
     insertJob: db.prepare('INSERT OR REPLACE INTO jobs (sandbox_id, seq, data) VALUES (?, ?, ?)'),
     deleteJob: db.prepare('DELETE FROM jobs WHERE sandbox_id = ? AND seq = ?'),
+    dropEvents: db.prepare("DELETE FROM log WHERE sandbox_id = ? AND kind = 'events' AND seq < ?"),
     putSandbox: db.prepare('INSERT OR REPLACE INTO sandboxes (id, header, signing_key) VALUES (?, ?, ?)'),
     setMeta: db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)'),
     dropRows: ['records', 'log', 'jobs'].map((table) => db.prepare(`DELETE FROM ${table} WHERE sandbox_id = ?`)),
@@ -81,6 +82,7 @@ function prepare(db: Database) {
 interface Saved {
   header: string;
   signingKey: string | null;
+  eventsDropped: number;
 }
 
 export class SqliteStore implements Store {
@@ -162,7 +164,9 @@ export class SqliteStore implements Store {
       for (const field of MAPS) {
         for (const [key, value] of sandbox[field]) this.statements.upsertRecord.run(sandbox.id, field, key, JSON.stringify(value));
       }
-      for (const kind of LOGS) sandbox[kind].forEach((entry, seq) => this.statements.insertLog.run(sandbox.id, kind, seq, ...logRow(entry)));
+      // An event's seq is its place in the sandbox's whole history, so dropping the oldest renumbers nothing.
+      sandbox.events.forEach((event, i) => this.statements.insertLog.run(sandbox.id, 'events', sandbox.eventsDropped + i, ...logRow(event)));
+      sandbox.outbox.forEach((email, seq) => this.statements.insertLog.run(sandbox.id, 'outbox', seq, ...logRow(email)));
       for (const job of sandbox.jobs) this.statements.insertJob.run(sandbox.id, job.seq, JSON.stringify(job));
     });
     this.adopt(sandbox, header);
@@ -181,14 +185,15 @@ export class SqliteStore implements Store {
     try {
       this.write(`save sandbox ${sandbox.id}`, () => {
         this.writeChanges(sandbox, changes);
+        if (sandbox.eventsDropped > saved.eventsDropped) this.statements.dropEvents.run(sandbox.id, sandbox.eventsDropped);
         if (header !== saved.header || signingKey !== saved.signingKey) this.statements.putSandbox.run(sandbox.id, header, signingKey);
       });
     } catch (error) {
       this.reload(sandbox.id);
       throw error;
     }
-    changes.clear(sandbox.events.length, sandbox.outbox.length);
-    this.saved.set(sandbox.id, { header, signingKey });
+    changes.clear(eventsSeen(sandbox), sandbox.outbox.length);
+    this.saved.set(sandbox.id, { header, signingKey, eventsDropped: sandbox.eventsDropped });
   }
 
   async close(): Promise<void> {
@@ -206,7 +211,9 @@ export class SqliteStore implements Store {
         else updateRecord.run(JSON.stringify(map.get(key)), sandbox.id, collection, key);
       }
     }
-    for (let seq = changes.eventsSaved; seq < sandbox.events.length; seq += 1) insertLog.run(sandbox.id, 'events', seq, ...logRow(sandbox.events[seq]!));
+    // Events recorded and dropped again within the turn (a long advance) are never written.
+    const dropped = sandbox.eventsDropped;
+    for (let seq = Math.max(changes.eventsSaved, dropped); seq < eventsSeen(sandbox); seq += 1) insertLog.run(sandbox.id, 'events', seq, ...logRow(sandbox.events[seq - dropped]!));
     for (let seq = changes.outboxSaved; seq < sandbox.outbox.length; seq += 1) insertLog.run(sandbox.id, 'outbox', seq, ...logRow(sandbox.outbox[seq]!));
     for (const seq of changes.jobsRemoved) deleteJob.run(sandbox.id, seq);
     for (const [seq, job] of changes.jobsAdded) insertJob.run(sandbox.id, seq, JSON.stringify(job));
@@ -234,8 +241,8 @@ export class SqliteStore implements Store {
   /** Takes a sandbox that the file now holds exactly: tracking on, nothing pending. */
   private adopt(sandbox: Sandbox, header = JSON.stringify(sandboxHeader(sandbox))): void {
     this.sandboxes.set(sandbox.id, sandbox);
-    this.saved.set(sandbox.id, { header, signingKey: keyText(sandbox) });
-    sandbox.changes.clear(sandbox.events.length, sandbox.outbox.length);
+    this.saved.set(sandbox.id, { header, signingKey: keyText(sandbox), eventsDropped: sandbox.eventsDropped });
+    sandbox.changes.clear(eventsSeen(sandbox), sandbox.outbox.length);
     sandbox.changes.enabled = true;
   }
 
@@ -341,12 +348,15 @@ function keyText(sandbox: Sandbox): string | null {
   return sandbox.signingKey === null ? null : JSON.stringify(sandbox.signingKey);
 }
 
+/** How many events the sandbox has recorded in all, dropped ones included. */
+const eventsSeen = (sandbox: Sandbox): number => sandbox.eventsDropped + sandbox.events.length;
+
 function hasChanges(sandbox: Sandbox, changes: ChangeSet): boolean {
   return (
     changes.keys.size > 0 ||
     changes.jobsAdded.size > 0 ||
     changes.jobsRemoved.size > 0 ||
-    sandbox.events.length !== changes.eventsSaved ||
+    eventsSeen(sandbox) !== changes.eventsSaved ||
     sandbox.outbox.length !== changes.outboxSaved
   );
 }

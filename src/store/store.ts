@@ -77,7 +77,10 @@ export interface Sandbox {
   tokenOutcomes: Map<string, TokenOutcome>;
   /** Purchase id → the pending subscriber that its payment launches. */
   firstPurchases: Map<string, string>;
+  /** The newest events, at most the server's `--max-events`. */
   events: SimEvent[];
+  /** How many older events were dropped: event n of the sandbox's history is `events[n - eventsDropped]`. */
+  eventsDropped: number;
   outbox: OutboxEmail[];
   webhooks: Map<string, Webhook>;
   deliveries: Map<string, Delivery>;
@@ -128,6 +131,7 @@ export function emptySandbox(fields: Pick<Sandbox, 'id' | 'companyId' | 'brands'
     ...fields,
     ...trackedCollections(changes),
     events: [],
+    eventsDropped: 0,
     outbox: [],
     signingKey: null,
     publicOrigin: 'http://127.0.0.1:4010',
@@ -161,11 +165,12 @@ export class MemoryStore implements Store {
 export type SandboxSnapshot = Omit<Sandbox, MapField | 'changes'> & { [K in MapField]: [string, unknown][] };
 
 /** The scalar part of a sandbox: everything but its collections, events, e-mails, jobs and key. */
-export type SandboxHeader = Pick<Sandbox, 'id' | 'companyId' | 'brands' | 'origin' | 'clock' | 'publicOrigin' | 'jobSeq'>;
+export type SandboxHeader = Pick<Sandbox, 'id' | 'companyId' | 'brands' | 'origin' | 'clock' | 'publicOrigin' | 'jobSeq' | 'eventsDropped'>;
 
 export function sandboxHeader(sandbox: Sandbox | SandboxSnapshot): SandboxHeader {
   const { id, companyId, brands, origin, clock, publicOrigin, jobSeq } = sandbox;
-  return { id, companyId, brands, origin, clock, publicOrigin, jobSeq };
+  // Files and snapshots written before events were capped have no count: none was dropped.
+  return { id, companyId, brands, origin, clock, publicOrigin, jobSeq, eventsDropped: sandbox.eventsDropped ?? 0 };
 }
 
 export function toSnapshot(sandbox: Sandbox): SandboxSnapshot {

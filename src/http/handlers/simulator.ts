@@ -73,7 +73,7 @@ export const simulatorHandlers: Record<string, SandboxHandler> = {
   },
 
   advanceClock: async ({ sandbox, body, services }) => {
-    const processed = await advance(sandbox, body as { to?: string; by?: string }, services.clock, services.ids);
+    const processed = await advance(sandbox, body as { to?: string; by?: string }, services.clock, services.ids, services.background.runOptions);
     return ok({ ...clockView(sandbox.clock, services.clock), processed });
   },
 

@@ -1,0 +1,59 @@
+// Limits that bound one sandbox's memory and one request's work (DESIGN.md §6 "Bounded work"),
+// named once with the reason beside them; openapi.yaml documents those a client can meet.
+
+import { DAY_MS, minimumDays } from '../domain/calendar.ts';
+import { errors, fieldError } from '../domain/errors.ts';
+import type { Sandbox } from '../store/store.ts';
+
+/** Events kept per sandbox, newest first (`--max-events`): a ten-year advance of 1,000 subscribers records 240,000. */
+export const MAX_EVENTS_PER_SANDBOX = 100_000;
+
+/**
+ * Purchases one sandbox may hold. Each billing keeps a purchase and its e-mail, about 1.6 KB of
+ * memory together, so the limit keeps a sandbox under about 800 MB: 1,000 monthly subscribers fit
+ * for 40 years, and a 100-year advance of them is refused before it starts rather than running the
+ * process out of memory an hour in.
+ */
+export const MAX_PURCHASES_PER_SANDBOX = 500_000;
+
+/** How long an advance runs before it lets other sandboxes and /healthz have the event loop. */
+export const SLICE_MS = 8;
+
+/**
+ * At most how many purchases billing creates between the sandbox's `fromMs` and `toMs`: every
+ * launched subscriber's dates in that window, a month counted as 28 days so the bound is never
+ * short. Read once per advance, from the schedules, before anything runs.
+ */
+export function billingsAtMost(sandbox: Sandbox, fromMs: number, toMs: number): number {
+  let total = 0;
+  for (const [id, plan] of sandbox.schedules) {
+    const subscriber = sandbox.subscribers.get(id);
+    const template = subscriber && sandbox.templates.get(subscriber.billing_template_id);
+    if (!plan.launch || !template) continue;
+    const end = Math.min(toMs, Date.parse(`${subscriber.mandate_expiry_date}T23:59:59Z`) + DAY_MS);
+    const start = Math.max(fromMs, Date.parse(`${plan.launch}T00:00:00Z`) - DAY_MS);
+    if (end <= start) continue;
+    total += Math.floor((end - start) / (minimumDays(template.subscription_period, template.subscription_period_units) * DAY_MS)) + 1;
+  }
+  return total;
+}
+
+/** Refuses, before it starts, an advance whose billings would pass MAX_PURCHASES_PER_SANDBOX. */
+export function checkAdvanceFits(sandbox: Sandbox, fromMs: number, toMs: number, field: string): void {
+  const expected = sandbox.purchases.size + billingsAtMost(sandbox, fromMs, toMs);
+  if (expected <= MAX_PURCHASES_PER_SANDBOX) return;
+  throw fieldError(
+    field,
+    errors.maxValue(
+      `a target that keeps the sandbox within ${MAX_PURCHASES_PER_SANDBOX.toLocaleString('en')} purchases (it holds ${sandbox.purchases.size.toLocaleString('en')}; this advance could bill up to ${(expected - sandbox.purchases.size).toLocaleString('en')} more)`,
+    ),
+  );
+}
+
+/** Drops the oldest events past `max`, counting them so a durable store can drop their rows. */
+export function trimEvents(sandbox: Sandbox, max: number): void {
+  const excess = sandbox.events.length - max;
+  if (excess <= 0) return;
+  sandbox.events.splice(0, excess);
+  sandbox.eventsDropped += excess;
+}

@@ -1,0 +1,92 @@
+// DESIGN.md §6 "Bounded work": an advance that would create more purchases than a sandbox may hold
+// is refused before it starts; events are kept up to the limit, newest first.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ApiError } from '../../src/domain/errors.ts';
+import { createIds } from '../../src/engine/ids.ts';
+import { billingsAtMost, MAX_PURCHASES_PER_SANDBOX } from '../../src/engine/limits.ts';
+import { advance } from '../../src/engine/time.ts';
+import { SqliteStore } from '../../src/store/sqlite.ts';
+import { busySandbox } from '../builders/busy-sandbox.ts';
+
+const wall = { now: () => Date.parse('2026-01-30T09:00:00Z') };
+const dir = mkdtempSync(join(tmpdir(), 'billing-sim-bounded-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function refusal(work: Promise<unknown>): Promise<ApiError> {
+  const error = await work.then(() => undefined, (e: unknown) => e);
+  expect(error).toBeInstanceOf(ApiError);
+  return error as ApiError;
+}
+
+describe('the per-sandbox purchase limit', () => {
+  it(`an advance that could bill past ${MAX_PURCHASES_PER_SANDBOX.toLocaleString('en')} purchases is refused before it starts: 400 max_value naming the field, nothing billed, the clock unmoved`, async () => {
+    const ids = createIds(3);
+    // 500 monthly subscribers over 100 years: 600,000 billings.
+    const sandbox = busySandbox(500, wall, ids);
+    const before = { purchases: sandbox.purchases.size, jobs: sandbox.jobs.length, clock: { ...sandbox.clock } };
+    const error = await refusal(advance(sandbox, { by: 'P100Y' }, wall, ids));
+    expect(error.status).toBe(400);
+    expect(error.fields.by![0]!.code).toBe('max_value');
+    expect(error.fields.by![0]!.message).toContain('500,000 purchases');
+    expect({ purchases: sandbox.purchases.size, jobs: sandbox.jobs.length, clock: sandbox.clock }).toEqual(before);
+    // Launched on Jan 30 by their payment: ten years of the same fit (60,000), and run.
+    expect((await advance(sandbox, { to: '2036-01-30T09:00:00Z' }, wall, ids)).billings).toBe(60_000);
+  }, 60_000);
+
+  it('the estimate is never short of what an advance bills: days, weeks and months, across Feb 29 and the turn of a year', async () => {
+    for (const period of [{ units: 'days', every: 1 }, { units: 'weeks', every: 2 }, { units: 'months', every: 1 }, { units: 'months', every: 12 }] as const) {
+      const ids = createIds(4);
+      const sandbox = busySandbox(3, wall, ids, period);
+      const from = wall.now();
+      const to = Date.parse('2028-03-01T00:00:00Z');
+      const bound = billingsAtMost(sandbox, from, to);
+      const { billings } = await advance(sandbox, { to: new Date(to).toISOString() }, wall, ids);
+      expect(bound, `${period.every} ${period.units}`).toBeGreaterThanOrEqual(billings);
+      // A bound, not a guess: a month counted as 28 days overshoots by about a tenth.
+      expect(bound, `${period.every} ${period.units}`).toBeLessThanOrEqual(Math.ceil(billings * 1.2) + 3 * 2);
+    }
+  });
+});
+
+describe('event retention', () => {
+  it('keeps the newest events up to the limit and drops the oldest, counting them', async () => {
+    const ids = createIds(5);
+    const sandbox = busySandbox(20, wall, ids);
+    const all: string[] = sandbox.events.map((event) => event.id);
+    const recorded = sandbox.events.length;
+    await advance(sandbox, { by: 'P1Y' }, wall, ids, { maxEvents: 100 });
+    expect(sandbox.events).toHaveLength(100);
+    expect(sandbox.eventsDropped).toBeGreaterThan(recorded);
+    // The oldest go first: none of the events from before the advance is kept.
+    expect(sandbox.events.some((event) => all.includes(event.id))).toBe(false);
+    const times = sandbox.events.map((event) => event.created_on);
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    expect(times.at(-1)).toBe(Date.parse('2027-01-30T00:00:00Z') / 1000);
+  });
+
+  it('a data file drops the rows of dropped events, and a restart has exactly the newest ones', async () => {
+    const file = join(dir, 'events.db');
+    const ids = createIds(6);
+    const store = await SqliteStore.open(file);
+    const sandbox = busySandbox(5, wall, ids);
+    store.put(sandbox);
+    await advance(sandbox, { by: 'P6M' }, wall, ids, { maxEvents: 30 });
+    store.commit(sandbox);
+    const kept = sandbox.events.map((event) => event.id);
+    await advance(sandbox, { by: 'P1M' }, wall, ids, { maxEvents: 30 });
+    store.commit(sandbox);
+    const newest = JSON.parse(JSON.stringify(sandbox.events));
+    await store.close();
+
+    const reopened = await SqliteStore.open(file);
+    const loaded = reopened.get(sandbox.id)!;
+    expect(JSON.parse(JSON.stringify(loaded.events))).toEqual(newest);
+    expect(loaded.eventsDropped).toBe(sandbox.eventsDropped);
+    expect(loaded.events.some((event) => kept.slice(0, 10).includes(event.id))).toBe(false);
+    await reopened.close();
+  });
+});
