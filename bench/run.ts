@@ -52,3 +52,6 @@ console.log(
 
 console.log('\npersistence: in memory beside --data (a temporary SQLite file); 1,000 monthly subscribers with saved cards, over HTTP');
 show('persistence.ts');
+
+console.log('\nbounded work: /healthz and another sandbox while 1,000 subscribers are advanced 35 years (the simulator in a child process)');
+show('bounded.ts');

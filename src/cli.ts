@@ -1,4 +1,5 @@
-// `billing-sim serve [--port N] [--host H] [--data FILE] [--seed N] [--secret S] [--quiet]`,
+// `billing-sim serve [--port N] [--host H] [--data FILE] [--seed N] [--secret S] [--quiet]
+//   [--cors-origin ORIGIN]… [--allowed-host NAME]… [--max-events N]`,
 // `billing-sim contract [--base-url URL --token T] [--token2 T] [--junit FILE]`,
 // `billing-sim export --data FILE [--sandbox ID] [--seed N] --out SNAPSHOT` and
 // `billing-sim import --data FILE [--secret S] SNAPSHOT`.
@@ -9,12 +10,15 @@ import { loadSpec } from './contract/spec.ts';
 import { DEFAULT_SEED } from './engine/sandboxes.ts';
 import { createIds } from './engine/ids.ts';
 import { DEFAULT_SECRET, TokenService } from './http/auth.ts';
+import { parseAllowedHost, parseCorsOrigin } from './http/hosts.ts';
+import { MAX_EVENTS_PER_SANDBOX } from './engine/limits.ts';
 import { DEFAULT_HOST, DEFAULT_PORT, startSimulator } from './index.ts';
 import { createSnapshotValidator } from './store/snapshot.ts';
 import { exportFromDataFile, importIntoDataFile } from './store/snapshot-files.ts';
 import { DataFileError } from './store/sqlite.ts';
 
 const USAGE = `usage: billing-sim serve [--port N] [--host HOST] [--data FILE] [--seed N] [--secret SECRET] [--quiet]
+                         [--cors-origin ORIGIN]... [--allowed-host NAME]... [--max-events N]
        billing-sim contract [--base-url URL --token TOKEN] [--token2 TOKEN] [--junit FILE]
          checks a server against openapi.yaml (without --base-url: this simulator)
        billing-sim export --data FILE [--sandbox ID] --out SNAPSHOT.json   (see export --help)
@@ -24,7 +28,13 @@ const USAGE = `usage: billing-sim serve [--port N] [--host HOST] [--data FILE] [
   --data    keep sandboxes in this SQLite file (created if missing) and load them at start
   --seed    seed of the default sandbox's fixtures and ids (default 1)
   --secret  secret that signs sandbox tokens (default: a fixed development secret, or env BILLING_SIM_SECRET)
-  --quiet   no request log`;
+  --quiet   no request log
+  --cors-origin   an origin whose pages may call the API too (repeatable, or * for any; env
+                  BILLING_SIM_CORS_ORIGIN, comma-separated); pages on localhost origins always may
+  --allowed-host  a host name the server answers to besides localhost, 127.0.0.1, [::1] and --host
+                  (repeatable; .example.test: with subdomains; * for any; env BILLING_SIM_ALLOWED_HOST,
+                  comma-separated); other names get 403, so a web page cannot reach it by DNS rebinding
+  --max-events    events kept per sandbox, the newest (default ${MAX_EVENTS_PER_SANDBOX}, or env BILLING_SIM_MAX_EVENTS)`;
 
 const EXPORT_USAGE = `usage: billing-sim export --data FILE [--sandbox ID] [--seed N] --out SNAPSHOT.json
   writes one sandbox of a data file as a JSON snapshot (created 0600: it holds the sandbox's webhook private key)
@@ -51,6 +61,16 @@ class UsageError extends Error {
   }
 }
 
+/** A repeatable flag's values, else the environment's comma-separated list, each checked by `parse`. */
+function list(values: string[] | undefined, env: string, parse: (entry: string) => string): string[] | undefined {
+  const entries = values?.length ? values : process.env[`BILLING_SIM_${env}`]?.split(',');
+  try {
+    return entries?.map((entry) => entry.trim()).filter((entry) => entry !== '').map(parse);
+  } catch (error) {
+    throw new UsageError((error as Error).message, USAGE);
+  }
+}
+
 function integer(value: string | undefined, flag: string, usage = USAGE): number | undefined {
   if (value === undefined) return undefined;
   const parsed = Number(value);
@@ -68,8 +88,13 @@ async function serve(args: string[]): Promise<void> {
       seed: { type: 'string' },
       secret: { type: 'string' },
       quiet: { type: 'boolean', default: false },
+      'cors-origin': { type: 'string', multiple: true },
+      'allowed-host': { type: 'string', multiple: true },
+      'max-events': { type: 'string' },
     },
   });
+  const maxEvents = integer(orEnv(values['max-events'], 'MAX_EVENTS'), '--max-events');
+  if (maxEvents === 0) throw new UsageError('--max-events must be at least 1', USAGE);
   const startedAt = performance.now();
   const sim = await startSimulator({
     port: integer(values.port ?? process.env.PORT, '--port'),
@@ -78,17 +103,25 @@ async function serve(args: string[]): Promise<void> {
     seed: integer(values.seed, '--seed'),
     secret: values.secret ?? process.env.BILLING_SIM_SECRET,
     quiet: values.quiet,
+    corsOrigins: list(values['cors-origin'], 'CORS_ORIGIN', parseCorsOrigin),
+    allowedHosts: list(values['allowed-host'], 'ALLOWED_HOST', parseAllowedHost),
+    maxEvents,
   });
   console.log(`billing-sim listening in ${(performance.now() - startedAt).toFixed(0)} ms
   API base URL   ${sim.apiUrl}/
   control API    ${sim.url}/sim/v1/
   bearer token   ${sim.token}
-  brand_id       ${sim.brandId}
+  brand_id       ${sim.brandId}${values.host === '0.0.0.0' || values.host === '::' ? allInterfacesHint(sim.url) : ''}
   try: curl -H "Authorization: Bearer ${sim.token}" ${sim.apiUrl}/billing_templates/`);
   const stop = () => void sim.stop().then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 }
+
+/** Bound to every interface, the server cannot know the machine's names: it says which it answers to (hosts.ts). */
+const allInterfacesHint = (url: string): string => `
+  host names     all interfaces: any IP address, localhost and --allowed-host names are served; to open
+                 it by another name, e.g. http://mybox.local:${new URL(url).port}/, add --allowed-host mybox.local`;
 
 /** Wall time, for clocks that follow it: exported at their current instant, imported running from there. */
 const wall = { now: () => Date.now() };

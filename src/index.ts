@@ -10,6 +10,7 @@ import { loadSpec } from './contract/spec.ts';
 import { createSnapshotValidator } from './store/snapshot.ts';
 import { SqliteStore } from './store/sqlite.ts';
 import { createApp } from './http/app.ts';
+import { parseAllowedHost, parseCorsOrigin } from './http/hosts.ts';
 import { MemoryStore, type Store } from './store/store.ts';
 
 export interface SimulatorOptions {
@@ -27,6 +28,12 @@ export interface SimulatorOptions {
   quiet?: boolean;
   /** Wall clock; tests inject one. */
   clock?: Clock;
+  /** Origins allowed by CORS beside localhost ones, or `*` (--cors-origin). */
+  corsOrigins?: string[];
+  /** Host names served beside loopback ones and `host` (--allowed-host); see AppDeps.allowedHosts. */
+  allowedHosts?: string[];
+  /** Events kept per sandbox (--max-events); default MAX_EVENTS_PER_SANDBOX. */
+  maxEvents?: number;
 }
 
 export interface RunningSimulator {
@@ -43,6 +50,9 @@ export const DEFAULT_PORT = 4010;
 export const DEFAULT_HOST = '127.0.0.1';
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
+  // Checked before a data file opens, so that a bad entry leaves nothing open behind its error.
+  const corsOrigins = options.corsOrigins?.map(parseCorsOrigin);
+  const allowedHosts = options.allowedHosts?.map(parseAllowedHost) ?? [];
   const clock = options.clock ?? { now: () => Date.now() };
   const seed = options.seed ?? DEFAULT_SEED;
   const logError = (line: string) => console.error(line);
@@ -62,6 +72,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   if (!store.get(defaultId)) store.put(createDefaultSandbox(seed, clock, createIds(seed)));
   const sandbox = store.get(defaultId)!;
 
+  const host = options.host ?? DEFAULT_HOST;
   const app = createApp({
     store,
     spec,
@@ -70,11 +81,15 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     logError,
     secret: options.secret,
     log: options.quiet ? undefined : (line) => console.log(line),
+    corsOrigins,
+    // The name the simulator was told to listen on is one its clients use.
+    allowedHosts: [host, ...allowedHosts],
+    maxEvents: options.maxEvents,
   });
   const server = createServer(app.express);
   // Running clocks bill as wall time passes, requests or not.
   for (const sandbox of store.all()) app.services.background.wake(sandbox.id);
-  await listen(server, options.port ?? DEFAULT_PORT, options.host ?? DEFAULT_HOST);
+  await listen(server, options.port ?? DEFAULT_PORT, host);
   const { address, port } = server.address() as AddressInfo;
   const url = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
   return {

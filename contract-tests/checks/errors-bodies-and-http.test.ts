@@ -194,7 +194,8 @@ describe('errors', () => {
     },
   );
 
-  const ORIGIN = 'https://app.example.com';
+  // A frontend's dev server: the simulator allows loopback origins by default (DESIGN.md §6 Browsers).
+  const ORIGIN = 'http://localhost:5173';
   const allows = (value: string | undefined) => value === '*' || value === ORIGIN;
 
   check(

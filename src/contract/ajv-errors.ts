@@ -3,11 +3,13 @@
 // parent's path) mapped to the catalogue's message and code.
 
 import type { ErrorObject } from 'ajv';
-import { ALL, errors, type ErrorDetail, type FieldErrors } from '../domain/errors.ts';
+import { ALL, emptyFieldErrors, errors, type ErrorDetail, type FieldErrors } from '../domain/errors.ts';
+import { boundErrors, MAX_BODY_DEPTH, MAX_ERRORS } from './limits.ts';
+import { NOT_FINITE, TOO_DEEP } from './beyond-schema.ts';
 
 const FORMAT_HINTS: Record<string, string> = {
   date: 'Enter a date as YYYY-MM-DD.',
-  'date-time': 'Enter an ISO-8601 date-time, such as 2026-01-31T00:00:00Z.',
+  'date-time': 'Enter an ISO-8601 date-time between years 0000 and 9999 without a leap second, such as 2026-01-31T00:00:00Z.',
   uuid: 'Enter a valid UUID.',
   email: 'Enter a valid email address.',
   uri: 'Enter a valid URL.',
@@ -52,6 +54,10 @@ function describe(error: ErrorObject): [string, ErrorDetail] | undefined {
       return at(errors.invalidChoice(error.data, params.allowedValues as unknown[]));
     case 'const':
       return at(errors.invalidChoice(error.data, [params.allowedValue]));
+    case NOT_FINITE:
+      return at(errors.invalid('Enter a finite number.'));
+    case TOO_DEEP:
+      return at(errors.invalid(`Nested deeper than ${MAX_BODY_DEPTH} levels.`));
     case 'format':
       return at(errors.invalid(FORMAT_HINTS[params.format as string] ?? `Expected format ${String(params.format)}.`));
     case 'pattern':
@@ -67,18 +73,31 @@ function describe(error: ErrorObject): [string, ErrorDetail] | undefined {
   }
 }
 
-/** Maps ajv's errors to field errors, one entry per field and code. */
-export function toFieldErrors(ajvErrors: readonly ErrorObject[]): FieldErrors {
-  const fields: FieldErrors = {};
+/**
+ * Maps ajv's errors to field errors, one entry per field and code, bounded as limits.ts says.
+ * It stops at the first error past MAX_ERRORS: building a map of 524,000 fields cost seconds.
+ * `stopped`: the validation was cut short (error-budget.ts), so the body says more errors exist.
+ */
+export function toFieldErrors(ajvErrors: readonly ErrorObject[], stopped = false): FieldErrors {
+  const fields = emptyFieldErrors();
+  let listed = 0;
+  let cut = false;
   for (const error of ajvErrors) {
     const described = describe(error);
     if (!described) continue;
     const [field, detail] = described;
     const list = (fields[field] ??= []);
-    if (!list.some((seen) => seen.code === detail.code)) list.push(detail);
+    if (list.some((seen) => seen.code === detail.code)) continue;
+    if (listed === MAX_ERRORS) {
+      if (list.length === 0) delete fields[field];
+      cut = true;
+      break;
+    }
+    list.push(detail);
+    listed += 1;
   }
-  if (Object.keys(fields).length === 0 && ajvErrors.length > 0) {
+  if (listed === 0 && ajvErrors.length > 0) {
     fields[dotted(ajvErrors[0]!.instancePath)] = [errors.invalid(ajvErrors[0]!.message ?? 'Invalid value.')];
   }
-  return fields;
+  return boundErrors(fields, cut || stopped);
 }

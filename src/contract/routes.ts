@@ -46,10 +46,23 @@ export class RouteTable {
       const operation = route.operations.get(method.toLowerCase());
       if (!operation) return { kind: 'method_not_allowed', allowed: [...route.operations.keys()].map((m) => m.toUpperCase()) };
       const params: Record<string, string> = {};
-      route.params.forEach((name, index) => (params[name] = decodeURIComponent(found[index + 1]!)));
+      for (const [index, name] of route.params.entries()) {
+        const value = decoded(found[index + 1]!);
+        // `/api/v1/clients/%ZZ/` names no object; decodeURIComponent throws on it (once a 500).
+        if (value === undefined) return { kind: 'not_found' };
+        params[name] = value;
+      }
       return { kind: 'operation', operation, params };
     }
     return { kind: 'not_found' };
+  }
+}
+
+function decoded(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
   }
 }
 

@@ -10,6 +10,20 @@ export interface ErrorDetail {
 
 export type FieldErrors = Record<string, ErrorDetail[]>;
 
+/**
+ * Errors one body lists (DESIGN.md §6, documented under `Error` in openapi.yaml): enough to correct
+ * a whole form, few enough to read. A 1 MiB body once answered 524,000 of them, 32 MB after 5 s.
+ * The rest of the bounds of an error body are in contract/limits.ts, which writes bodies to them.
+ */
+export const MAX_ERRORS = 100;
+
+/**
+ * An empty error map. Field paths come from the client (`{"constructor": 1}` → `constructor:
+ * unknown_field`), so the map has no prototype: on `{}`, `fields.constructor ??= []` finds
+ * Object's constructor and `fields.__proto__ = [...]` replaces the prototype.
+ */
+export const emptyFieldErrors = (): FieldErrors => Object.create(null) as FieldErrors;
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -33,19 +47,39 @@ function firstMessage(fields: FieldErrors): string {
 
 /** Collects field errors while a rule set runs, so one response names every bad field at once. */
 export class ErrorCollector {
-  private readonly fields: FieldErrors = {};
+  private readonly fields = emptyFieldErrors();
+  /** Every field with an error, kept ones or not, so that rules asking `has` see them all. */
+  private readonly named = new Set<string>();
+  private count = 0;
 
+  /**
+   * Keeps the first MAX_ERRORS + 1: one more than a body lists, so that it says the rest were cut.
+   * A whitelist of 110,000 unknown method names would otherwise make as many entries.
+   */
   add(field: string, detail: ErrorDetail): void {
+    this.named.add(field);
+    if (this.count > MAX_ERRORS) return;
     (this.fields[field] ??= []).push(detail);
+    this.count += 1;
   }
 
   has(field?: string): boolean {
-    return field === undefined ? Object.keys(this.fields).length > 0 : field in this.fields;
+    return field === undefined ? this.named.size > 0 : this.named.has(field);
   }
 
   throwIfAny(status = 400): void {
     if (this.has()) throw new ApiError(status, this.fields);
   }
+}
+
+/**
+ * A value the client sent, as a message quotes it. Objects and arrays are named by kind: String()
+ * of `{"toString": 1}` throws, and of an array nested 5,000 deep overflows the stack.
+ */
+function quoted(value: unknown): string {
+  if (Array.isArray(value)) return 'An array';
+  if (value !== null && typeof value === 'object') return 'An object';
+  return `"${String(value)}"`;
 }
 
 // The catalogue: every code the simulator uses, with the message a client sees. Messages follow
@@ -81,7 +115,7 @@ export const errors = {
     code: 'max_items',
   }),
   invalidChoice: (value: unknown, allowed?: readonly unknown[]): ErrorDetail => ({
-    message: `"${String(value)}" is not a valid choice.${allowed ? ` Allowed: ${allowed.join(', ')}.` : ''}`,
+    message: `${quoted(value)} is not a valid choice.${allowed ? ` Allowed: ${allowed.join(', ')}.` : ''}`,
     code: 'invalid_choice',
   }),
   unknownField: (): ErrorDetail => ({
@@ -90,7 +124,7 @@ export const errors = {
   }),
   readOnly: (reason: string): ErrorDetail => ({ message: `This field is read-only: ${reason}.`, code: 'read_only' }),
   doesNotExist: (what: string, id: unknown): ErrorDetail => ({
-    message: `${what} with id "${String(id)}" does not exist.`,
+    message: `${what} with id ${quoted(id)} does not exist.`,
     code: 'does_not_exist',
   }),
   invalidState: (message: string): ErrorDetail => ({ message, code: 'invalid_state' }),
@@ -105,12 +139,24 @@ export const errors = {
     code: 'not_authenticated',
   }),
   authenticationFailed: (why: string): ErrorDetail => ({ message: why, code: 'authentication_failed' }),
+  forbiddenHost: (host: string): ErrorDetail => ({
+    message: `Host "${host}" is not allowed: address the simulator as localhost, 127.0.0.1 or [::1], or start it with --allowed-host NAME.`,
+    code: 'forbidden_host',
+  }),
+  forbiddenOrigin: (origin: string): ErrorDetail => ({
+    message: `Origin "${origin}" is not allowed by CORS: only localhost origins are, unless the simulator is started with --cors-origin ORIGIN.`,
+    code: 'forbidden_origin',
+  }),
   notFound: (): ErrorDetail => ({ message: 'Not found.', code: 'not_found' }),
   methodNotAllowed: (method: string): ErrorDetail => ({
     message: `Method "${method}" not allowed.`,
     code: 'method_not_allowed',
   }),
   tooLarge: (limit: string): ErrorDetail => ({ message: `Request body is larger than ${limit}.`, code: 'too_large' }),
+  tooManyErrors: (listed: number): ErrorDetail => ({
+    message: `The request has more errors than the ${listed} listed; correct these and send it again to see the rest.`,
+    code: 'too_many_errors',
+  }),
   notImplemented: (what: string): ErrorDetail => ({ message: what, code: 'not_implemented' }),
   serverError: (): ErrorDetail => ({ message: 'A server error occurred.', code: 'server_error' }),
   storageUnavailable: (): ErrorDetail => ({

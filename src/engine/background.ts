@@ -4,9 +4,9 @@
 // only its answer is recorded in one, so a receiver that never answers holds up nothing.
 
 import type { Clock, Ids } from '../domain/context.ts';
-import type { Store } from '../store/store.ts';
+import type { Sandbox, Store } from '../store/store.ts';
 import { sandboxClock, sandboxNow } from './clock.ts';
-import { MAX_EVENTS_PER_SANDBOX } from './limits.ts';
+import { MAX_EVENTS_PER_SANDBOX, trimEvents } from './limits.ts';
 import { nextDueAt } from './queue.ts';
 import { catchUp, type RunOptions } from './time.ts';
 import { acknowledge, post, type Attempt } from './webhooks.ts';
@@ -57,6 +57,12 @@ export class Background {
     return { maxEvents: this.maxEvents, deliver: (attempt) => this.deliver(attempt) };
   }
 
+  /** The end of any turn: events past the limit go (a request records some too), then the commit. */
+  settle(sandbox: Sandbox): void {
+    trimEvents(sandbox, this.maxEvents);
+    this.store.commit(sandbox);
+  }
+
   /**
    * Sends an attempt after the current turn, and records an acknowledgement in a turn of its own;
    * a failure needs no turn, as the attempt scheduled its retry when it started.
@@ -92,7 +98,7 @@ export class Background {
    * naming the sandbox for any error, since no request is waiting to hear of it, and in every case
    * the next look planned, so one failure does not stop a running clock for good.
    */
-  private inTurn(sandboxId: string, work: (sandbox: NonNullable<ReturnType<Store['get']>>) => Promise<void>): Promise<void> {
+  private inTurn(sandboxId: string, work: (sandbox: Sandbox) => Promise<void>): Promise<void> {
     return this.serial.run(sandboxId, async () => {
       const sandbox = this.store.get(sandboxId);
       if (!sandbox || this.stopped) return;
@@ -100,7 +106,7 @@ export class Background {
         try {
           await work(sandbox);
         } finally {
-          this.store.commit(sandbox);
+          this.settle(sandbox);
         }
       } catch (error) {
         this.report(`billing-sim: background work of sandbox ${sandboxId} failed: ${(error as Error)?.stack ?? String(error)}`);

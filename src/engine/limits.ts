@@ -11,7 +11,7 @@ export const MAX_EVENTS_PER_SANDBOX = 100_000;
 /**
  * Purchases one sandbox may hold. Each billing keeps a purchase and its e-mail, about 1.6 KB of
  * memory together, so the limit keeps a sandbox under about 800 MB: 1,000 monthly subscribers fit
- * for 40 years, and a 100-year advance of them is refused before it starts rather than running the
+ * for 35 years (the up-front bound counts a month as 28 days), and a 100-year advance of them is refused before it starts rather than running the
  * process out of memory an hour in.
  */
 export const MAX_PURCHASES_PER_SANDBOX = 500_000;

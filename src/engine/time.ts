@@ -13,6 +13,7 @@ import type { Sandbox } from '../store/store.ts';
 import { runJob } from './billing.ts';
 import { clockAt, sandboxNow } from './clock.ts';
 import { noneProcessed, type Processed } from './payments.ts';
+import { checkClockInstant } from '../domain/clock-bounds.ts';
 import { checkAdvanceFits, MAX_EVENTS_PER_SANDBOX, SLICE_MS, trimEvents } from './limits.ts';
 import { peekDue, popDue } from './queue.ts';
 import { startAttempt, type Attempt } from './webhooks.ts';
@@ -57,11 +58,7 @@ export async function runUntil(sandbox: Sandbox, targetMs: number, ids: Ids, opt
 
 /** Work that fell due as wall time passed on a running clock (or was queued for now or earlier). */
 export async function catchUp(sandbox: Sandbox, wall: Clock, ids: Ids, options: RunOptions = {}): Promise<boolean> {
-  if (peekDue(sandbox, sandboxNow(sandbox.clock, wall)) === undefined) {
-    // A request may have recorded events past the limit; the turn's end is where they go.
-    trimEvents(sandbox, options.maxEvents ?? MAX_EVENTS_PER_SANDBOX);
-    return false;
-  }
+  if (peekDue(sandbox, sandboxNow(sandbox.clock, wall)) === undefined) return false;
   await runUntil(sandbox, sandboxNow(sandbox.clock, wall), ids, options);
   return true;
 }
@@ -88,6 +85,7 @@ export async function advance(
   if (target < now) throw fieldError(field, errors.minValue(`the sandbox's current time, ${new Date(now).toISOString()}`));
   // One call runs every billing in between; a century of them is already millions for a busy sandbox.
   if (target - now > MAX_ADVANCE_MS) throw fieldError(field, errors.maxValue('100 years from the sandbox\'s current time'));
+  checkClockInstant(target, field);
   checkAdvanceFits(sandbox, now, target, field);
   const processed = await runUntil(sandbox, target, ids, options);
   sandbox.clock = clockAt(target, sandbox.clock.frozen, wall);

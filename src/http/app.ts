@@ -1,7 +1,6 @@
 // The composition root: createApp wires the store, the wall clock, the id source and the compiled
 // contract into one Express app. The CLI, startSimulator() and every test build the server here.
 
-import cors from 'cors';
 import express, { type Express } from 'express';
 import type { Clock, Ids } from '../domain/context.ts';
 import { buildRouteTable } from '../contract/routes.ts';
@@ -11,8 +10,10 @@ import { Background, SandboxSerial } from '../engine/background.ts';
 import { DEFAULT_SECRET, TokenService } from './auth.ts';
 import { dispatcher } from './dispatch.ts';
 import { errorHandler, MAX_BODY, notFoundHandler, requireJson } from './errors.ts';
+import { MAX_EVENTS_PER_SANDBOX } from '../engine/limits.ts';
 import type { Services } from './handler.ts';
 import { publicHandlers, sandboxHandlers } from './handlers/index.ts';
+import { corsPolicy, hostCheck } from './hosts.ts';
 import { requestLog } from './request-log.ts';
 import { uiRouter } from '../ui/index.ts';
 
@@ -29,6 +30,15 @@ export interface AppDeps {
   log?: (line: string) => void;
   /** Unexpected errors (500s), with their stack. */
   logError?: (line: string) => void;
+  /** Origins allowed by CORS beside localhost ones (`https://app.example.test`), or `*` for any (--cors-origin). */
+  corsOrigins?: string[];
+  /**
+   * Host names served beside loopback ones (--allowed-host; `.example.test` adds subdomains, `*` any).
+   * startSimulator adds the --host value; 0.0.0.0 or :: there admits every IP address too (hosts.ts).
+   */
+  allowedHosts?: string[];
+  /** Events kept per sandbox, newest (--max-events); default MAX_EVENTS_PER_SANDBOX. */
+  maxEvents?: number;
 }
 
 export interface App {
@@ -46,19 +56,15 @@ export function createApp(deps: AppDeps): App {
     ids: deps.ids,
     tokens: new TokenService(deps.secret ?? DEFAULT_SECRET, deps.clock),
     serial,
-    background: new Background(deps.store, deps.clock, deps.ids, serial, logError),
+    background: new Background(deps.store, deps.clock, deps.ids, serial, logError, deps.maxEvents ?? MAX_EVENTS_PER_SANDBOX),
   };
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   if (deps.log) app.use(requestLog(deps.log));
-  app.use(
-    cors({
-      methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-      allowedHeaders: ['Authorization', 'Content-Type'],
-      maxAge: 600,
-    }),
-  );
+  // Before everything else, the pages and /healthz included: a rebound name gets nothing (hosts.ts).
+  app.use(hostCheck(deps.allowedHosts));
+  app.use(corsPolicy(deps.corsOrigins));
   app.use(uiRouter(services));
   app.use(requireJson);
   // Not strict: any JSON value parses, so `42` or `null` where an object belongs is a schema error

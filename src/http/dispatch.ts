@@ -2,9 +2,13 @@
 // token, validate path, query and body with the operation's precompiled validators, call the handler.
 
 import type { NextFunction, Request, Response } from 'express';
-import { ALL, ApiError, errors, notFound } from '../domain/errors.ts';
+import type { ValidateFunction } from 'ajv';
+import { validateWithin } from '../contract/error-budget.ts';
+import { ALL, ApiError, emptyFieldErrors, errors, notFound } from '../domain/errors.ts';
 import type { Input } from '../domain/types.ts';
 import { toFieldErrors } from '../contract/ajv-errors.ts';
+import { beyondSchema } from '../contract/beyond-schema.ts';
+import { MAX_ERRORS } from '../contract/limits.ts';
 import type { Operation, RouteTable } from '../contract/routes.ts';
 import type { PublicHandler, Reply, SandboxHandler, Services } from './handler.ts';
 import { inSandboxTurn } from './turn.ts';
@@ -18,8 +22,16 @@ export interface DispatchTables {
   sandboxHandlers: Record<string, SandboxHandler>;
 }
 
-function validationError(validate: { errors?: Parameters<typeof toFieldErrors>[0] | null }): ApiError {
-  return new ApiError(400, toFieldErrors(validate.errors ?? []));
+/**
+ * Validates (and, for a query, coerces) `data`, then looks for what no schema refuses (non-finite
+ * numbers, deep nesting); the query is looked at after coercion, which turns `page_size=1e400`
+ * into Infinity.
+ */
+function check(validate: ValidateFunction, data: unknown): void {
+  const { errors: invalid, stopped } = validateWithin(validate, data);
+  const beyond = beyondSchema(data);
+  if (invalid.length === 0 && beyond.length === 0) return;
+  throw new ApiError(400, toFieldErrors([...beyond, ...invalid], stopped));
 }
 
 /**
@@ -28,21 +40,25 @@ function validationError(validate: { errors?: Parameters<typeof toFieldErrors>[0
  */
 function rejectUnexpectedBody(body: unknown): void {
   if (body === undefined || (typeof body === 'object' && body !== null && Object.keys(body).length === 0)) return;
-  const fields = typeof body === 'object' && body !== null ? Object.keys(body) : [ALL];
-  throw new ApiError(400, Object.fromEntries(fields.map((field) => [field, [errors.unknownField()]])));
+  const fields = emptyFieldErrors();
+  // One more than the body lists, so that it says the rest were cut.
+  const names = typeof body === 'object' && body !== null ? Object.keys(body).slice(0, MAX_ERRORS + 1) : [ALL];
+  for (const field of names) fields[field] = [errors.unknownField()];
+  throw new ApiError(400, fields);
 }
 
 function validatedInput(operation: Operation, req: Request, params: Record<string, string>) {
   // Ids are UUIDs (spec: "Path parameters are UUID strings"); anything else names no object: 404.
   if (operation.pathParams.some((name) => !UUID.test(params[name] ?? ''))) throw notFound();
-  const query = { ...(req.query as Record<string, unknown>) };
-  if (operation.query && !operation.query(query)) throw validationError(operation.query);
+  // Query names are the client's, like body keys: `?__proto__=1` stays a plain entry.
+  const query = Object.assign(Object.create(null) as Record<string, unknown>, req.query);
+  if (operation.query) check(operation.query, query);
   if (!operation.body) {
     if (!READS.has(req.method) && req.method !== 'DELETE') rejectUnexpectedBody(req.body);
     return { query, body: {} as Input };
   }
   const body = req.body === undefined ? {} : req.body;
-  if (!operation.body(body)) throw validationError(operation.body);
+  check(operation.body, body);
   return { query, body: body as Input };
 }
 

@@ -4,6 +4,7 @@
 
 import type { NextFunction, Request, Response } from 'express';
 import { ALL, ApiError, errors } from '../domain/errors.ts';
+import { boundErrors } from '../contract/limits.ts';
 
 interface BodyParserError extends Error {
   type?: string;
@@ -37,8 +38,10 @@ export function errorHandler(logError: (line: string) => void) {
     if (apiError.status === 500) {
       logError(`${req.method} ${req.originalUrl} failed: ${(error as Error)?.stack ?? String(error)}`);
     }
-    res.locals.errorSummary = apiError.summary();
-    res.status(apiError.status).json(apiError.fields);
+    // Bounded here, where every error is written: domain rules may list one error per product.
+    const body = new ApiError(apiError.status, boundErrors(apiError.fields));
+    res.locals.errorSummary = body.summary();
+    res.status(body.status).json(body.fields);
   };
 }
 

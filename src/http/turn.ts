@@ -26,7 +26,7 @@ export function inSandboxTurn<T>(
       return await work(sandbox, { clock: sandboxClock(sandbox.clock, services.clock), ids: services.ids });
     } finally {
       // Also after a rejected request: the catch-up before it changed the sandbox.
-      services.store.commit(sandbox);
+      services.background.settle(sandbox);
     }
   });
 }

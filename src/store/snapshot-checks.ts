@@ -6,6 +6,7 @@
 
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { addPeriods, startOfDay } from '../domain/calendar.ts';
+import { EARLIEST_CLOCK_MS, LATEST_CLOCK_MS } from '../domain/clock-bounds.ts';
 import { errors, type ErrorDetail } from '../domain/errors.ts';
 import { isTimeZone } from '../domain/purchase-details.ts';
 import type { BillingTemplate, BillingTemplateClient, Purchase, RecurringToken } from '../domain/types.ts';
@@ -29,7 +30,9 @@ export function findInconsistency(document: SnapshotDocument): SnapshotProblem |
 
 function* problems(sandbox: SnapshotSandbox): Generator<SnapshotProblem> {
   // ajv's date-time format takes a leap second (23:59:60), which Date cannot represent.
-  if (Number.isNaN(Date.parse(sandbox.clock.now))) yield problem('clock.now', errors.invalid('Enter an instant a JavaScript Date can hold.'));
+  const now = Date.parse(sandbox.clock.now);
+  if (Number.isNaN(now)) yield problem('clock.now', errors.invalid('Enter an instant a JavaScript Date can hold.'));
+  else if (now < EARLIEST_CLOCK_MS || now > LATEST_CLOCK_MS) yield problem('clock.now', errors.invalid('Enter an instant from 1970-01-01 to 9999-12-31.'));
   if (sandbox.signingKey) yield* keyPair(sandbox.signingKey);
   for (const field of MAPS) yield* keys(sandbox[field], field);
   yield* timeZones(sandbox.templates as Entries<BillingTemplate>, 'templates');

@@ -20,6 +20,33 @@ await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 afterAll(() => new Promise((resolve) => server.close(resolve)));
 
+describe('the range of a sandbox clock: instants the API can write', () => {
+  const post = async (path: string, body: unknown, token?: string) => {
+    const res = await fetch(origin + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, { code: string }[]> };
+  };
+
+  it('a sandbox cannot start before 1970 (created_on would be negative): 400 min_value naming `now`', async () => {
+    const refused = await post('/sim/v1/sandboxes', { now: '1969-12-31T23:59:59Z' });
+    expect([refused.status, refused.body.now?.[0]?.code]).toEqual([400, 'min_value']);
+    expect((await post('/sim/v1/sandboxes', { now: '1970-01-01T00:00:00Z' })).status).toBe(201);
+  });
+
+  it('an advance cannot pass the end of year 9999 (dates have four digits): 400 max_value naming `by`, the clock unmoved', async () => {
+    const sandbox = await post('/sim/v1/sandboxes', { now: '9990-02-28T00:00:00Z' });
+    const token = (sandbox.body as unknown as { token: string }).token;
+    const refused = await post('/sim/v1/clock/advance', { by: 'P10Y' }, token);
+    expect([refused.status, refused.body.by?.[0]?.code]).toEqual([400, 'max_value']);
+    const clock = await (await fetch(`${origin}/sim/v1/clock`, { headers: { authorization: `Bearer ${token}` } })).json();
+    expect(clock).toEqual({ now: '9990-02-28T00:00:00.000Z', frozen: true });
+    expect((await post('/sim/v1/clock/advance', { to: '9999-12-31T23:59:59Z' }, token)).status).toBe(200);
+  });
+});
+
 describe('a long advance does not hold other sandboxes', () => {
   it('while 100 subscribers are advanced 30 years (36,000 billings), /healthz and another sandbox are answered again and again', async () => {
     const busy = busySandbox(100, wall, ids);

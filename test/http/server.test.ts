@@ -73,13 +73,13 @@ describe('server', () => {
     expect((await h.request('GET', '/api/v1/clients/6b042125-686a-43e0-8a68-23cf5bee102e/')).status).toBe(404);
   });
 
-  it('answers CORS preflights from any origin with the methods and headers', async () => {
+  it('answers CORS preflights from a localhost origin with the methods and headers', async () => {
     const res = await h.request('OPTIONS', '/api/v1/billing_templates/', {
       token: null,
       headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
     });
     expect(res.status).toBe(204);
-    expect(res.headers['access-control-allow-origin']).toBe('*');
+    expect(res.headers['access-control-allow-origin']).toBe('http://localhost:5173');
     expect(res.headers['access-control-allow-methods']).toContain('PATCH');
     expect(res.headers['access-control-allow-headers']).toBe('Authorization,Content-Type');
   });
@@ -87,7 +87,7 @@ describe('server', () => {
   it('every response carries Access-Control-Allow-Origin, errors included', async () => {
     const res = await h.request('GET', '/api/v1/clients/', { token: null, headers: { origin: 'http://localhost:3000' } });
     expect(res.status).toBe(401);
-    expect(res.headers['access-control-allow-origin']).toBe('*');
+    expect(res.headers['access-control-allow-origin']).toBe('http://localhost:3000');
   });
 
   it('logs one readable line per request, with the first error of a 4xx', async () => {

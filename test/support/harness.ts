@@ -4,7 +4,7 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll } from 'vitest';
 import type { AddressInfo } from 'node:net';
-import { createApp } from '../../src/http/app.ts';
+import { createApp, type AppDeps } from '../../src/http/app.ts';
 import { createIds } from '../../src/engine/ids.ts';
 import { MemoryStore } from '../../src/store/store.ts';
 import { assertDocumented, type SeenResponse } from '../../contract-tests/lib/document.ts';
@@ -32,10 +32,17 @@ export interface Harness {
 
 export const DEFAULT_NOW = '2026-01-30T12:00:00Z';
 
-export async function startHarness(options: { now?: string; seed?: number } = {}): Promise<Harness> {
+export interface HarnessOptions {
+  now?: string;
+  seed?: number;
+  /** Passed to createApp as they are. */
+  deps?: Pick<AppDeps, 'corsOrigins' | 'allowedHosts' | 'maxEvents'>;
+}
+
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const wall = { ms: Date.parse(options.now ?? DEFAULT_NOW), now: () => wall.ms };
   const logs: string[] = [];
-  const app = createApp({ store: new MemoryStore(), clock: wall, ids: createIds(options.seed ?? 7), log: (line) => logs.push(line) });
+  const app = createApp({ store: new MemoryStore(), clock: wall, ids: createIds(options.seed ?? 7), log: (line) => logs.push(line), ...options.deps });
   const server: Server = createServer(app.express);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -88,7 +95,7 @@ export async function startHarness(options: { now?: string; seed?: number } = {}
  * The harness of a test file: started before its tests, closed after them. Usable at module level
  * (`const h = useHarness();`) because the returned object is filled in when the harness is up.
  */
-export function useHarness(options: { now?: string; seed?: number } = {}): Harness {
+export function useHarness(options: HarnessOptions = {}): Harness {
   const shell = {} as Harness;
   beforeAll(async () => {
     Object.assign(shell, await startHarness(options));

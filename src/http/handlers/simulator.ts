@@ -5,6 +5,7 @@ import { ApiError, errors, fieldError } from '../../domain/errors.ts';
 import type { Input } from '../../domain/types.ts';
 import { clockView, setFrozen } from '../../engine/clock.ts';
 import { createSandbox, DEFAULT_SEED, resetSandbox } from '../../engine/sandboxes.ts';
+import { checkClockInstant } from '../../domain/clock-bounds.ts';
 import { advance } from '../../engine/time.ts';
 import { findInconsistency } from '../../store/snapshot-checks.ts';
 import { exportSnapshot, importSnapshot, type SnapshotDocument } from '../../store/snapshot.ts';
@@ -32,6 +33,7 @@ export const publicSimulatorHandlers: Record<string, PublicHandler> = {
 
 function newSandbox(body: Input, services: Services): Sandbox {
   const nowMs = body.now === undefined ? services.clock.now() : Date.parse(body.now as string);
+  checkClockInstant(nowMs, 'now');
   return createSandbox(
     {
       nowMs,

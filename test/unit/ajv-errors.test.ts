@@ -1,0 +1,88 @@
+// ajv's errors as DESIGN.md §3's error body, with the bounds of §6 "Bad input": request validators
+// compiled from openapi.yaml, fed what once answered 500 or took seconds.
+
+import { describe, expect, it } from 'vitest';
+import { toFieldErrors } from '../../src/contract/ajv-errors.ts';
+import { validateWithin } from '../../src/contract/error-budget.ts';
+import { MAX_BODY_DEPTH, MAX_ERRORS, RAW_ERROR_BUDGET } from '../../src/contract/limits.ts';
+import { beyondSchema } from '../../src/contract/beyond-schema.ts';
+import { buildRouteTable } from '../../src/contract/routes.ts';
+import { loadSpec } from '../../src/contract/spec.ts';
+
+const routes = buildRouteTable(loadSpec());
+const validator = (operationId: string) => routes.operations.find((operation) => operation.operationId === operationId)!.body!;
+const PROTOTYPE_NAMES = Object.getOwnPropertyNames(Object.prototype);
+const ONE_MIB_OF_ONES = Array.from({ length: 524_000 }, () => 1);
+
+function fieldErrorsOf(operationId: string, body: unknown) {
+  const { errors, stopped } = validateWithin(validator(operationId), body);
+  return toFieldErrors([...beyondSchema(body), ...errors], stopped);
+}
+
+describe('toFieldErrors', () => {
+  it('names every Object.prototype name sent as a field as an unknown_field', () => {
+    for (const name of PROTOTYPE_NAMES) {
+      const fields = fieldErrorsOf('createSandbox', JSON.parse(`{"${name}": 1}`));
+      expect(Object.keys(fields), name).toEqual([name]);
+      expect(fields[name]).toEqual([{ message: 'This field is not defined for this operation.', code: 'unknown_field' }]);
+    }
+  });
+
+  it('names Object.prototype names nested in the purchase and its products by their dotted path', () => {
+    const body = '{"purchase": {"constructor": 1, "products": [{"name": "x", "price": 1, "__proto__": {"a": 1}, "toString": "y"}]}}';
+    const fields = fieldErrorsOf('createBillingTemplate', JSON.parse(body));
+    expect(fields['purchase.constructor']?.[0]?.code).toBe('unknown_field');
+    expect(fields['purchase.products.0.__proto__']?.[0]?.code).toBe('unknown_field');
+    expect(fields['purchase.products.0.toString']?.[0]?.code).toBe('unknown_field');
+  });
+
+  it('lists 100 errors of a body with 500 bad items and says the rest were cut', () => {
+    const fields = fieldErrorsOf('createPurchase', { status_history: Array.from({ length: 500 }, () => 1) });
+    const listed = Object.values(fields).flat().filter((detail) => detail.code !== 'too_many_errors');
+    expect(listed).toHaveLength(MAX_ERRORS);
+    expect(fields.__all__?.at(-1)?.code).toBe('too_many_errors');
+  });
+
+  it('reports a non-finite number as invalid at its path', () => {
+    const fields = fieldErrorsOf('createBillingTemplate', JSON.parse('{"purchase": {"products": [{"name": "x", "price": 1, "quantity": 1e400}]}}'));
+    expect(fields['purchase.products.0.quantity']).toContainEqual({ message: 'Enter a finite number.', code: 'invalid' });
+  });
+});
+
+describe('validation stops soon after the errors a body can list', () => {
+  it('checks no item of an array longer than its maxItems: 1 MiB of cc items is one max_items', () => {
+    const { errors, stopped } = validateWithin(validator('createClient'), { email: 'a@example.com', cc: ONE_MIB_OF_ONES });
+    expect(stopped).toBe(false);
+    expect(errors.map((error) => error.keyword).filter((keyword) => keyword !== 'if')).toEqual(['maxItems']);
+  });
+
+  it('still checks every item of an array within its maxItems', () => {
+    const fields = fieldErrorsOf('createClient', { email: 'a@example.com', cc: ['x', 'b@example.com', 3] });
+    expect(Object.keys(fields).sort()).toEqual(['cc.0', 'cc.2']);
+  });
+
+  it('stops an array without maxItems (a snapshot of 524,000 bad events) after the error budget', () => {
+    const started = performance.now();
+    const { errors, stopped } = validateWithin(validator('createSandbox'), { snapshot: { billing_sim_snapshot: 1, sandbox: { events: ONE_MIB_OF_ONES } } });
+    expect(stopped).toBe(true);
+    expect(errors.length).toBeLessThanOrEqual(RAW_ERROR_BUDGET + 1);
+    expect(performance.now() - started).toBeLessThan(200);
+  });
+
+  it('finds at most 101 non-finite numbers among 170,000', () => {
+    expect(beyondSchema(JSON.parse(`[${Array.from({ length: 170_000 }, () => '1e999').join(',')}]`))).toHaveLength(MAX_ERRORS + 1);
+  });
+
+  it('names a body nested past 32 levels once, where it passes them, without overflowing the stack', () => {
+    const deep = JSON.parse(`{"x": ${'['.repeat(400_000)}1e400${']'.repeat(400_000)}}`);
+    const found = beyondSchema(deep);
+    expect(found.map((error) => [error.keyword, error.instancePath])).toEqual([['depth', `/x${'/0'.repeat(MAX_BODY_DEPTH - 1)}`]]);
+    expect(toFieldErrors(found)).toEqual({ [`x${'.0'.repeat(MAX_BODY_DEPTH - 1)}`]: [{ message: 'Nested deeper than 32 levels.', code: 'invalid' }] });
+  });
+
+  it('accepts the deepest body the document defines: a snapshot with a purchase', () => {
+    const product = { name: 'x', price: 1 };
+    const snapshot = { snapshot: { sandbox: { purchases: [['id', { purchase: { products: [product] } }]] } } };
+    expect(beyondSchema(snapshot)).toEqual([]);
+  });
+});

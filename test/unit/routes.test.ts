@@ -1,0 +1,23 @@
+// The route table compiled from openapi.yaml: a path id that is not valid percent-encoding names
+// no object (404), instead of decodeURIComponent throwing (once a 500).
+
+import { describe, expect, it } from 'vitest';
+import { buildRouteTable } from '../../src/contract/routes.ts';
+import { loadSpec } from '../../src/contract/spec.ts';
+
+const routes = buildRouteTable(loadSpec());
+const ID = '6b042125-686a-43e0-8a68-23cf5bee102e';
+
+describe('route table', () => {
+  it('answers not_found for a malformed percent-encoding in a path id', () => {
+    for (const bad of ['%ZZ', '%', '%E0%A4%A', '%C3%28', '%uD800']) {
+      expect(routes.match('GET', `/api/v1/clients/${bad}/`), bad).toEqual({ kind: 'not_found' });
+      expect(routes.match('DELETE', `/api/v1/clients/${ID}/recurring_tokens/${bad}/`).kind, bad).toBe('not_found');
+    }
+  });
+
+  it('still decodes well-formed escapes, which then fail the UUID check in the dispatcher', () => {
+    const match = routes.match('GET', `/api/v1/clients/${encodeURIComponent('a/b%')}/`);
+    expect(match).toMatchObject({ kind: 'operation', params: { id: 'a/b%' } });
+  });
+});
