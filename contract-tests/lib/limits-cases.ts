@@ -250,7 +250,20 @@ async function apply(c: Case, g: Gen): Promise<{ setup: Setup; body: Node; value
   const value = early !== undefined ? early : await c.value!(g, probe);
   if (value === undefined) return undefined;
   setPath(body, c.path, value);
+  raisePriceToDiscount(body, c.path, value);
   return { setup: probe, body, value };
+}
+
+/**
+ * A product's discount may not exceed round(price × quantity) (openapi.yaml, Product.discount), so a
+ * case that sends a large discount gives the line a price to match: the case tests the bound of
+ * `discount`, not that rule.
+ */
+function raisePriceToDiscount(body: Node, path: Path, value: unknown): void {
+  if (path.at(-1) !== 'discount' || typeof value !== 'number') return;
+  const line = path.slice(0, -1);
+  const price = getPath(body, [...line, 'price']);
+  if (typeof price === 'number' && price < value) setPath(body, [...line, 'price'], value);
 }
 
 const subjectByCase = new Map<Case, Subject>();
