@@ -5,6 +5,12 @@ import { ErrorCollector, errors } from './errors.ts';
 import type { Input, Product, PurchaseDetails } from './types.ts';
 
 const PRODUCT_DEFAULTS = { quantity: 1, discount: 0, tax_percent: 0, category: '' };
+
+/**
+ * The largest amount in minor units (openapi.yaml `Money`): every price, discount and total. A
+ * double holds cents exactly only up to 2^53, and price × quantity × 100 products could pass that.
+ */
+export const MAX_MONEY = 1_000_000_000_000;
 const DETAILS_DEFAULTS = { timezone: 'UTC', language: 'en', notes: '', due_strict: false, email_message: '' };
 
 /**
@@ -51,6 +57,7 @@ export function buildPurchaseDetails(
     errs.add(`${prefix}.timezone`, errors.invalid(`"${details.timezone}" is not a known IANA time zone.`));
   }
   details.total = purchaseTotal(products);
+  if (details.total > MAX_MONEY) errs.add(`${prefix}.total`, errors.maxValue(MAX_MONEY));
   // A client may send back the total it read (stored) or the one its products make (computed).
   if ('total' in input && input.total !== details.total && input.total !== storedTotal) {
     errs.add(`${prefix}.total`, errors.readOnly('computed from the products'));

@@ -110,6 +110,12 @@ export function checkoutRouter(services: Services): Router {
 
   // The form is urlencoded: parsed here, so the API's JSON-only rule (requireJson) never sees it.
   router.post('/checkout/:id/', express.urlencoded({ extended: false, limit: '16kb' }), async (req, res) => {
+    // The page posts to itself, so a browser sends this server's origin. A form on any other site
+    // could post here too (CORS does not stop a plain form post) and pay on the developer's behalf.
+    const origin = req.get('origin');
+    if (origin !== undefined && origin !== `${req.protocol}://${req.get('host')}`) {
+      return send(res, { status: 403, html: errorPage('Payment refused', [`This form was sent from ${origin}, not from this checkout page.`]) });
+    }
     const form = (req.body ?? {}) as Record<string, unknown>;
     const reply = await withPurchase(services, req.params.id!, ({ sandbox, purchase, ctx }): PageReply => {
       try {

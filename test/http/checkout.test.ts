@@ -28,11 +28,11 @@ async function page(url: string) {
   return { status: response.status, type: response.headers.get('content-type') ?? '', text: await response.text() };
 }
 
-/** The checkout form as a browser posts it: urlencoded, redirects not followed. */
-async function post(purchase: Purchase, fields: Record<string, string>, raw?: string) {
+/** The checkout form as a browser posts it: urlencoded, redirects not followed, from `origin` when given. */
+async function post(purchase: Purchase, fields: Record<string, string>, raw?: string, origin?: string) {
   const response = await fetch(purchase.checkout_url, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...(origin ? { origin } : {}) },
     body: raw ?? new URLSearchParams(fields).toString(),
     redirect: 'manual',
   });
@@ -128,6 +128,20 @@ describe('checkout form post', () => {
     });
     expect(api.status).toBe(400);
     expect(Object.values((await api.json()) as Record<string, { code: string }[]>)[0]![0]!.code).toBe('unsupported_media_type');
+  });
+
+  it('a form posted from another site is refused (403 page) and pays nothing; from the page\'s own origin it pays', async () => {
+    const { box, clientId } = await setup();
+    const purchase = await createPurchase(box, clientId);
+    for (const origin of ['https://evil.example', 'null', 'http://localhost:5173']) {
+      const refused = await post(purchase, { pay_with: 'method:visa', outcome: 'approve' }, undefined, origin);
+      expect(refused.status, origin).toBe(403);
+      expect(refused.text).toContain(`sent from ${origin}`);
+    }
+    expect((await getPurchase(box, purchase.id)).status).toBe('created');
+    const own = await post(purchase, { pay_with: 'method:visa', outcome: 'approve' }, undefined, h.origin);
+    expect(own.status).toBe(303);
+    expect((await getPurchase(box, purchase.id)).status).toBe('paid');
   });
 
   it('"approve now and decline later charges" pays and saves a card whose later charge is declined', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildPurchaseDetails, lineTotal, purchaseTotal } from '../../src/domain/purchase-details.ts';
+import { buildPurchaseDetails, lineTotal, MAX_MONEY, purchaseTotal } from '../../src/domain/purchase-details.ts';
 import { ErrorCollector } from '../../src/domain/errors.ts';
 
 const product = (overrides: Record<string, number> = {}) => ({ name: 'x', price: 999, quantity: 1, discount: 0, tax_percent: 0, category: '', ...overrides });
@@ -41,5 +41,15 @@ describe('purchase total: price × quantity − discount, plus tax_percent', () 
       buildPurchaseDetails(errs, 'purchase', { currency: 'EUR', timezone, products: [{ name: 'A', price: 1 }] });
       expect(errs.has()).toBe(false);
     }
+  });
+
+  it('a total above 10^12 minor units is refused (max_value on purchase.total): prices within the bound can still add up past it', () => {
+    const within = new ErrorCollector();
+    buildPurchaseDetails(within, 'purchase', { currency: 'EUR', products: [{ name: 'A', price: MAX_MONEY / 2 }, { name: 'B', price: MAX_MONEY / 2 }] });
+    expect(within.has()).toBe(false);
+    const past = new ErrorCollector();
+    buildPurchaseDetails(past, 'purchase', { currency: 'EUR', products: [{ name: 'A', price: MAX_MONEY, quantity: 1000 }] });
+    expect(past.has('purchase.total')).toBe(true);
+    expect(() => past.throwIfAny()).toThrow(/less than or equal to 1000000000000/);
   });
 });
