@@ -52,9 +52,9 @@ export class Background {
     private readonly maxEvents = MAX_EVENTS_PER_SANDBOX,
   ) {}
 
-  /** How turns run work: within the event limit, handing webhook POSTs to this background. */
+  /** How turns run work: within the event limit, handing webhook POSTs to this background, saving between slices. */
   get runOptions(): RunOptions {
-    return { maxEvents: this.maxEvents, deliver: (attempt) => this.deliver(attempt) };
+    return { maxEvents: this.maxEvents, deliver: (attempt) => this.deliver(attempt), checkpoint: (sandbox) => this.settle(sandbox) };
   }
 
   /** The end of any turn: events past the limit go (a request records some too), then the commit. */

@@ -18,11 +18,19 @@ import { checkAdvanceFits, MAX_EVENTS_PER_SANDBOX, SLICE_MS, trimEvents } from '
 import { peekDue, popDue } from './queue.ts';
 import { startAttempt, type Attempt } from './webhooks.ts';
 
-/** What a run needs beyond the sandbox: its limit of events, and where webhook POSTs go. */
+/** What a run needs beyond the sandbox: its limit of events, where webhook POSTs go, what ends a slice. */
 export interface RunOptions {
   maxEvents?: number;
   /** Sends an attempt after the turn (engine/background.ts); without it, attempts are counted and not sent. */
   deliver?: (attempt: Attempt) => void;
+  /**
+   * Runs between slices, before other sandboxes get the event loop: drops events past the limit
+   * and saves what the slices so far did. A data file thus takes a long advance in pieces of a few
+   * hundred billings, and no single commit at its end holds every sandbox for seconds. Each piece
+   * is a state the engine passes through anyway (jobs run, clock not yet moved), so a crash in the
+   * middle leaves a file that opens, and advancing again to the same target finishes the work.
+   */
+  checkpoint?: (sandbox: Sandbox) => void;
 }
 
 const MAX_ADVANCE_MS = 100 * 366 * 86_400_000;
@@ -47,7 +55,8 @@ export async function runUntil(sandbox: Sandbox, targetMs: number, ids: Ids, opt
       runJob(sandbox, job, ctx, processed);
     }
     if (performance.now() - sliceStart >= SLICE_MS) {
-      trimEvents(sandbox, maxEvents);
+      if (options.checkpoint) options.checkpoint(sandbox);
+      else trimEvents(sandbox, maxEvents);
       await nextTurnOfTheLoop();
       sliceStart = performance.now();
     }

@@ -1,6 +1,7 @@
 // The durable store (`--data FILE`): sandboxes in memory, as MemoryStore keeps them, and in a
 // SQLite database (better-sqlite3, WAL), one row per object. Each turn's changes, as the sandbox's
-// ChangeSet noted them, are written in one transaction before the turn's answer goes out, so the
+// ChangeSet noted them, are written in one transaction before the turn's answer goes out (a long
+// advance also between its slices: engine/time.ts, RunOptions.checkpoint), so the
 // cost of a write is the size of what it changed, never the size of the store.
 //
 // Rows: `sandboxes` (the scalar header as JSON, and the webhook signing key apart, since it rarely

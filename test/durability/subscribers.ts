@@ -22,7 +22,7 @@ async function ok<T>(origin: string, method: string, path: string, token: string
  * each first purchase paid at once with the card saved: they bill on month ends (Feb 28, Mar 31,
  * Apr 30, …), charged.
  */
-export async function runSubscribers(origin: string) {
+export async function runSubscribers(origin: string, mandateExpiry = '2029-12-31') {
   const { token } = await ok<{ token: string }>(origin, 'POST', '/sim/v1/sandboxes', null, { now: START, fixtures: true }, 201);
   const templates = await ok<List<Template>>(origin, 'GET', '/api/v1/billing_templates/', token);
   const monthly = templates.results.find((t) => t.is_subscription)!;
@@ -33,7 +33,7 @@ export async function runSubscribers(origin: string) {
       'POST',
       `/api/v1/billing_templates/${monthly.id}/add_subscriber/`,
       token,
-      { client_id: clients[i]!.id, subscription_deduction_date: day, mandate_expiry_date: '2029-12-31' },
+      { client_id: clients[i]!.id, subscription_deduction_date: day, mandate_expiry_date: mandateExpiry },
       201,
     );
     await ok(origin, 'POST', `/sim/v1/purchases/${added.purchase.id}/pay`, token, { save_token: true });

@@ -3,14 +3,14 @@
 // right after an answered clock advance; the next process must open the file and hold every
 // acknowledged write, once.
 
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { advanceBy, DEDUCTIONS, runSubscribers, subscribersState } from '../durability/subscribers.ts';
 import { Ledger, SANDBOX_NOW, stream, verify } from '../durability/write-stream.ts';
-import { killSpawned, spawnSim, standbySim } from '../support/spawn-sim.ts';
+import { killSpawned, listAll, send, spawnSim, standbySim } from '../support/spawn-sim.ts';
 import { startSimulator, type RunningSimulator } from '../../src/index.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'billing-sim-kill-'));
@@ -94,6 +94,62 @@ describe('persistence under kill -9', () => {
     }
   }, 60_000);
 });
+
+describe('a long advance with --data, saved in pieces', () => {
+  it('kill -9 in the middle of a long advance: the file opens, the clock has not moved, and advancing again to the same target ends exactly as an advance never interrupted', async () => {
+    const file = join(dir, 'long-advance.db');
+    const reference = await startSimulator({ port: 0, quiet: true });
+    const sim = await spawnSim({ data: file });
+    let restarted: RunningSimulator | undefined;
+    try {
+      // A century of three monthly subscribers: 3,600 billings, many slices.
+      const run = await runSubscribers(sim.origin, '2125-12-31');
+      const expected = await runSubscribers(reference.url, '2125-12-31');
+      const target = { to: '2126-01-01T00:00:00Z' };
+      // Each commit writes the log file; its size or time changes. (Its size alone does not grow once
+      // a checkpoint has made SQLite write the log from its start again.)
+      const walStamp = () => (existsSync(`${file}-wal`) ? `${statSync(`${file}-wal`).size}/${statSync(`${file}-wal`).mtimeMs}` : '');
+      let stamp = walStamp();
+      let commits = 0;
+      const advancing = fetch(`${sim.origin}/sim/v1/clock/advance`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${run.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(target),
+      }).then((res) => res.status, () => 0);
+      // Killed a little after the first piece began to reach the file (a commit writes its pages one by
+      // one, so the first change seen may be a commit under way), and long before the answer.
+      for (let i = 0; i < 2_000 && commits < 1; i += 1) {
+        await new Promise((r) => setTimeout(r, 1));
+        if (walStamp() !== stamp) [stamp, commits] = [walStamp(), commits + 1];
+      }
+      await new Promise((r) => setTimeout(r, 100));
+      process.kill(sim.pid, 'SIGKILL');
+      expect(await advancing).toBe(0);
+      await ok(reference.url, 'POST', '/sim/v1/clock/advance', expected.token, target);
+
+      restarted = await startSimulator({ port: 0, quiet: true, dataFile: file });
+      const count = async (origin: string, token: string) => (await listAll(origin, token, '/api/v1/purchases/')).length;
+      const finished = await count(reference.url, expected.token);
+      expect((await subscribersState(restarted.url, run.token)).now).toBe('2026-01-31T09:00:00.000Z');
+      const saved = await count(restarted.url, run.token);
+      expect(saved).toBeGreaterThan(run.purchasesBefore);
+      expect(saved).toBeLessThan(finished);
+
+      await ok(restarted.url, 'POST', '/sim/v1/clock/advance', run.token, target);
+      expect(await count(restarted.url, run.token)).toBe(finished);
+      expect(await subscribersState(restarted.url, run.token)).toEqual(await subscribersState(reference.url, expected.token));
+    } finally {
+      await sim.kill();
+      await restarted?.stop();
+      await reference.stop();
+    }
+  }, 60_000);
+});
+
+async function ok(origin: string, method: string, path: string, token: string, body: unknown): Promise<void> {
+  const call = await send(origin, method, path, token, body);
+  expect(call.status, `${method} ${path}: ${call.text.slice(0, 300)}`).toBe(200);
+}
 
 /** Launched on Jan 31: one billing per month end, through the kill after April's. */
 const MONTH_ENDS = ['2026-01-31', '2026-02-28', '2026-03-31', '2026-04-30', '2026-05-31', '2026-06-30'];
