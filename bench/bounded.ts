@@ -4,7 +4,9 @@
 // Prints a table; the last line is the figures as JSON.
 
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { clientBody, subscriptionBody } from '../test/builders/templates.ts';
 
@@ -12,7 +14,10 @@ const SUBSCRIBERS = Number(process.argv[2] ?? 1000);
 const YEARS = Number(process.argv[3] ?? 35);
 const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 
-const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--port', '0', '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] });
+// `bounded.ts N YEARS data`: the same with --data (a temporary SQLite file), whose advance commits between slices.
+const folder = process.argv[4] === 'data' ? mkdtempSync(join(tmpdir(), 'billing-sim-bounded-')) : undefined;
+const dataArgs = folder ? ['--data', join(folder, 'bounded.db')] : [];
+const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--port', '0', '--quiet', ...dataArgs], { stdio: ['ignore', 'pipe', 'inherit'] });
 const origin = await new Promise<string>((resolve, reject) => {
   let printed = '';
   child.stdout!.on('data', (chunk: Buffer) => {
@@ -77,8 +82,9 @@ try {
   };
   const row = (name: string, values: number[]) => ({ '': name, samples: values.length, 'p50 ms': quantile(values, 0.5), 'p99 ms': quantile(values, 0.99), 'max ms': quantile(values, 1) });
   console.table([row('GET /healthz', health), row("another sandbox's GET /api/v1/clients/", others)]);
-  console.log(`advance P${YEARS}Y of ${SUBSCRIBERS} subscribers: ${processed.billings} billings in ${advanceMs} ms; server RSS ${rssBefore} → peak ${peakRss} MB`);
+  console.log(`advance P${YEARS}Y of ${SUBSCRIBERS} subscribers${folder ? ' with --data' : ''}: ${processed.billings} billings in ${advanceMs} ms; server RSS ${rssBefore} → peak ${peakRss} MB`);
   console.log(JSON.stringify({ billings: processed.billings, advanceMs, health: [quantile(health, 0.5), quantile(health, 0.99)], other: [quantile(others, 0.5), quantile(others, 0.99)], rssBefore, peakRss }));
 } finally {
   child.kill('SIGKILL');
+  if (folder) rmSync(folder, { recursive: true, force: true });
 }
