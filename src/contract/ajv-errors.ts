@@ -4,7 +4,7 @@
 
 import type { ErrorObject } from 'ajv';
 import { ALL, emptyFieldErrors, errors, type ErrorDetail, type FieldErrors } from '../domain/errors.ts';
-import { boundErrors, MAX_BODY_DEPTH, MAX_ERRORS } from './limits.ts';
+import { MAX_BODY_DEPTH, MAX_ERRORS } from './limits.ts';
 import { NOT_FINITE, TOO_DEEP } from './beyond-schema.ts';
 
 const FORMAT_HINTS: Record<string, string> = {
@@ -74,9 +74,10 @@ function describe(error: ErrorObject): [string, ErrorDetail] | undefined {
 }
 
 /**
- * Maps ajv's errors to field errors, one entry per field and code, bounded as limits.ts says.
- * It stops at the first error past MAX_ERRORS: building a map of 524,000 fields cost seconds.
- * `stopped`: the validation was cut short (error-budget.ts), so the body says more errors exist.
+ * Maps ajv's errors to field errors, one entry per field and code. It stops at the first error
+ * past MAX_ERRORS (building a map of 524,000 fields cost seconds) and then, or when `stopped` (the
+ * validation was cut short: error-budget.ts), ends `__all__` with `too_many_errors`. The error
+ * handler bounds texts and bytes of every body (limits.ts boundErrors).
  */
 export function toFieldErrors(ajvErrors: readonly ErrorObject[], stopped = false): FieldErrors {
   const fields = emptyFieldErrors();
@@ -99,5 +100,6 @@ export function toFieldErrors(ajvErrors: readonly ErrorObject[], stopped = false
   if (listed === 0 && ajvErrors.length > 0) {
     fields[dotted(ajvErrors[0]!.instancePath)] = [errors.invalid(ajvErrors[0]!.message ?? 'Invalid value.')];
   }
-  return boundErrors(fields, cut || stopped);
+  if (cut || stopped) (fields[ALL] ??= []).push(errors.tooManyErrors(listed));
+  return fields;
 }

@@ -11,6 +11,9 @@ import { errors, fieldError } from './errors.ts';
 export const EARLIEST_CLOCK_MS = 0;
 export const LATEST_CLOCK_MS = Date.parse('9999-12-31T23:59:59.999Z');
 
+/** The latest instant (either way from 1970) a JavaScript Date can hold; beyond it there is no ISO form. */
+export const LATEST_DATE_MS = 8.64e15;
+
 /** Refuses a clock instant outside what the API can write, naming the field that asked for it. */
 export function checkClockInstant(ms: number, field: string): void {
   if (ms < EARLIEST_CLOCK_MS) throw fieldError(field, errors.minValue('1970-01-01T00:00:00Z'));

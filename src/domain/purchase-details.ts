@@ -5,13 +5,13 @@ import { ErrorCollector, errors } from './errors.ts';
 import type { Input, Product, PurchaseDetails } from './types.ts';
 
 const PRODUCT_DEFAULTS = { quantity: 1, discount: 0, tax_percent: 0, category: '' };
+const DETAILS_DEFAULTS = { timezone: 'UTC', language: 'en', notes: '', due_strict: false, email_message: '' };
 
 /**
  * The largest amount in minor units (openapi.yaml `Money`): every price, discount and total. A
  * double holds cents exactly only up to 2^53, and price × quantity × 100 products could pass that.
  */
 export const MAX_MONEY = 1_000_000_000_000;
-const DETAILS_DEFAULTS = { timezone: 'UTC', language: 'en', notes: '', due_strict: false, email_message: '' };
 
 /**
  * A product's line in minor units: price × quantity, rounded to the cent, less its discount,

@@ -100,9 +100,10 @@ export class Background {
    */
   private inTurn(sandboxId: string, work: (sandbox: Sandbox) => Promise<void>): Promise<void> {
     return this.serial.run(sandboxId, async () => {
-      const sandbox = this.store.get(sandboxId);
-      if (!sandbox || this.stopped) return;
       try {
+        // Inside the try: a store whose file cannot give the sandbox back throws here too.
+        const sandbox = this.store.get(sandboxId);
+        if (!sandbox || this.stopped) return;
         try {
           await work(sandbox);
         } finally {
@@ -116,10 +117,19 @@ export class Background {
   }
 
   private plan(sandboxId: string): void {
-    const sandbox = this.store.get(sandboxId);
+    let sandbox: Sandbox | undefined;
+    try {
+      sandbox = this.store.get(sandboxId);
+    } catch {
+      // The file cannot give the sandbox back yet (the failure is logged): look again later.
+      return this.sleep(sandboxId, LONGEST_SLEEP_MS);
+    }
     const next = sandbox && nextDueAt(sandbox);
     if (!sandbox || sandbox.clock.frozen || next === undefined) return;
-    const delay = Math.min(Math.max(next - sandboxNow(sandbox.clock, this.wall), 0), LONGEST_SLEEP_MS);
+    this.sleep(sandboxId, Math.min(Math.max(next - sandboxNow(sandbox.clock, this.wall), 0), LONGEST_SLEEP_MS));
+  }
+
+  private sleep(sandboxId: string, delay: number): void {
     const timer = setTimeout(() => this.wake(sandboxId), delay);
     timer.unref();
     this.timers.set(sandboxId, timer);

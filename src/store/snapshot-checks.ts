@@ -6,7 +6,7 @@
 
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { addPeriods, startOfDay } from '../domain/calendar.ts';
-import { EARLIEST_CLOCK_MS, LATEST_CLOCK_MS } from '../domain/clock-bounds.ts';
+import { EARLIEST_CLOCK_MS, LATEST_CLOCK_MS, LATEST_DATE_MS } from '../domain/clock-bounds.ts';
 import { errors, type ErrorDetail } from '../domain/errors.ts';
 import { isTimeZone } from '../domain/purchase-details.ts';
 import type { BillingTemplate, BillingTemplateClient, Purchase, RecurringToken } from '../domain/types.ts';
@@ -16,8 +16,6 @@ import { MAPS, type SigningKey, type SubscriberSchedule } from './store.ts';
 /** Collections of API objects: each key is the record's own id. */
 const RESOURCES: readonly string[] = ['clients', 'templates', 'subscribers', 'purchases', 'tokens', 'webhooks', 'deliveries'];
 
-/** The latest instant a JS Date can hold: a billing date past it cannot be scheduled. */
-const MAX_DATE_MS = 8.64e15;
 
 type Entries<T> = [string, T][];
 
@@ -107,7 +105,7 @@ function schedulable(template: BillingTemplate, plan: SubscriberSchedule): boole
   try {
     const k = Math.max(plan.next, plan.firstCharged);
     const at = startOfDay(addPeriods(plan.launch!, template.subscription_period, template.subscription_period_units, k), template.purchase.timezone);
-    return Math.abs(at) <= MAX_DATE_MS;
+    return Math.abs(at) <= LATEST_DATE_MS;
   } catch {
     return false;
   }

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { JSONFile } from 'lowdb/node';
 import type { Clock, Ids } from '../domain/context.ts';
 import { exportSnapshot, importSnapshot, type SnapshotDocument, type SnapshotValidator } from './snapshot.ts';
-import { DataFileError, SqliteStore } from './sqlite.ts';
+import { DataFileError, SqliteStore, StorageUnavailable } from './sqlite.ts';
 import type { Sandbox } from './store.ts';
 
 export interface SnapshotFileOptions {
@@ -45,20 +45,18 @@ export async function importIntoDataFile(options: SnapshotFileOptions & { file: 
   const document = await read(options.file);
   const problem = options.validator.check(document);
   if (problem) throw new DataFileError(options.file, `${problem.path}: ${problem.detail.message}`);
-  let failure = '';
   const store = await openDataFile(
-    { ...options, report: (line) => (failure = line) },
+    options,
     'import the snapshot with POST /sim/v1/sandboxes {"snapshot": …} on that server, or stop it',
   );
   try {
     const sandbox = importSnapshot(document as SnapshotDocument, store, options.ids, options.wall);
     try {
       store.put(sandbox);
-    } catch {
-      // put() reports the database's own words and throws the HTTP layer's 503, which means nothing here.
-      const marker = ` to ${options.dataFile}: `;
-      const at = failure.indexOf(marker);
-      throw new DataFileError(options.dataFile, `could not be written (${at < 0 ? failure : failure.slice(at + marker.length)})`);
+    } catch (error) {
+      // The HTTP layer's 503 means nothing here; the database's own words do.
+      if (error instanceof StorageUnavailable) throw new DataFileError(options.dataFile, `could not be written (${error.reason})`);
+      throw error;
     }
     return sandbox;
   } finally {
@@ -66,9 +64,9 @@ export async function importIntoDataFile(options: SnapshotFileOptions & { file: 
   }
 }
 
-async function openDataFile(options: SnapshotFileOptions & { report?: (line: string) => void }, whenInUse: string): Promise<SqliteStore> {
+async function openDataFile(options: SnapshotFileOptions, whenInUse: string): Promise<SqliteStore> {
   try {
-    return await SqliteStore.open(options.dataFile, { validate: options.validator.checkStored, report: options.report });
+    return await SqliteStore.open(options.dataFile, { validate: options.validator.checkStored });
   } catch (error) {
     if (error instanceof DataFileError && error.inUse) throw new DataFileError(options.dataFile, `is in use by another billing-sim process: ${whenInUse}`, true);
     throw error;

@@ -14,6 +14,7 @@
 // is renamed, consistently, since a checkout link (`/checkout/{purchase_id}/`, no token) must lead
 // to exactly one purchase.
 
+import { LATEST_DATE_MS } from '../domain/clock-bounds.ts';
 import type { ValidateFunction } from 'ajv';
 import type { Clock, Ids } from '../domain/context.ts';
 import { errors, type ErrorDetail } from '../domain/errors.ts';
@@ -41,8 +42,6 @@ export interface SnapshotProblem {
   detail: ErrorDetail;
 }
 
-/** The latest instant a JS Date can hold; a clock beyond it has no ISO form. */
-const MAX_DATE_MS = 8.64e15;
 
 export function exportSnapshot(sandbox: Sandbox, wall: Clock): SnapshotDocument {
   return { billing_sim_snapshot: SNAPSHOT_FORMAT, sandbox: documentForm(toSnapshot(sandbox), wall) };
@@ -140,7 +139,7 @@ function isPurchase(value: unknown): value is Purchase {
 function clockForm(clock: unknown, wall: Clock): unknown {
   const { frozen, nowMs, offsetMs } = (clock ?? {}) as Partial<SandboxClockState>;
   if (typeof frozen !== 'boolean' || typeof nowMs !== 'number' || typeof offsetMs !== 'number') return clock;
-  return Math.abs(sandboxNow(clock as SandboxClockState, wall)) <= MAX_DATE_MS ? clockView(clock as SandboxClockState, wall) : clock;
+  return Math.abs(sandboxNow(clock as SandboxClockState, wall)) <= LATEST_DATE_MS ? clockView(clock as SandboxClockState, wall) : clock;
 }
 
 /** Back to the path the store keeps (`/checkout/{id}/`), whatever origin the document was exported on. */

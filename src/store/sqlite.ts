@@ -18,10 +18,20 @@
 
 import { closeSync, existsSync, openSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { Database, Statement } from 'better-sqlite3';
+import type { Database } from 'better-sqlite3';
 import { ApiError, ALL, errors } from '../domain/errors.ts';
 import type { ChangeSet } from './changes.ts';
+import { DataFileError, logRow, readSnapshots, withUnreadPayloads } from './sqlite-rows.ts';
 import { fromSnapshot, MAPS, sandboxHeader, type Sandbox, type SandboxSnapshot, type Store } from './store.ts';
+
+export { DataFileError };
+
+/** A write (or the read back after it) failed: the client's 503, with the database's own words for the log and the CLI. */
+export class StorageUnavailable extends ApiError {
+  constructor(readonly reason: string) {
+    super(503, { [ALL]: [errors.storageUnavailable()] });
+  }
+}
 
 /** Written in `meta.format`: a SQLite file without it is someone else's, and is left alone. */
 const FORMAT = 'billing-sim';
@@ -37,21 +47,6 @@ const SCHEMA = `
   CREATE TABLE jobs (sandbox_id TEXT NOT NULL, seq INTEGER NOT NULL, data TEXT NOT NULL,
                      PRIMARY KEY (sandbox_id, seq)) WITHOUT ROWID;
 `;
-
-const LOGS = ['events', 'outbox'] as const;
-
-/** The data file cannot be used: the message names the file and says why, for a one-line exit. */
-export class DataFileError extends Error {
-  constructor(
-    file: string,
-    reason: string,
-    /** Another process holds the file (a running server): the caller may say how to reach it instead. */
-    readonly inUse = false,
-  ) {
-    super(`${file}: ${reason}`);
-    this.name = 'DataFileError';
-  }
-}
 
 export interface SqliteStoreOptions {
   /** How many seeded ids have been drawn, saved with every write (`--seed`: a restart skips them). */
@@ -82,13 +77,19 @@ function prepare(db: Database) {
 /** What the file holds for a sandbox since its last write: compared, so an unchanged header is not rewritten. */
 interface Saved {
   header: string;
-  signingKey: string | null;
+  /** The key object saved: it is made once and replaced whole, so a change is a new object (no JSON of the PEMs per turn). */
+  signingKey: Sandbox['signingKey'];
   eventsDropped: number;
 }
 
 export class SqliteStore implements Store {
   private readonly sandboxes = new Map<string, Sandbox>();
   private readonly saved = new Map<string, Saved>();
+  /**
+   * Sandboxes whose write failed and whose rows could not be read back either (the file gone, an
+   * I/O error): out of memory, since memory holds the unsaved change, and read again when asked for.
+   */
+  private readonly unreadable = new Set<string>();
   private readonly statements: Statements;
   private savedIdsPosition: number;
 
@@ -149,7 +150,12 @@ export class SqliteStore implements Store {
     return this.savedIdsPosition;
   }
 
+  /** Throws StorageUnavailable for a sandbox that the file cannot give back yet. */
   get(id: string): Sandbox | undefined {
+    if (this.unreadable.has(id)) {
+      this.readBack(id);
+      this.unreadable.delete(id);
+    }
     return this.sandboxes.get(id);
   }
 
@@ -170,6 +176,7 @@ export class SqliteStore implements Store {
       sandbox.outbox.forEach((email, seq) => this.statements.insertLog.run(sandbox.id, 'outbox', seq, ...logRow(email)));
       for (const job of sandbox.jobs) this.statements.insertJob.run(sandbox.id, job.seq, JSON.stringify(job));
     });
+    this.unreadable.delete(sandbox.id);
     this.adopt(sandbox, header);
   }
 
@@ -179,22 +186,27 @@ export class SqliteStore implements Store {
     const { changes } = sandbox;
     const header = JSON.stringify(sandboxHeader(sandbox));
     const saved = this.saved.get(sandbox.id)!;
-    const signingKey = keyText(sandbox);
-    if (!hasChanges(sandbox, changes) && header === saved.header && signingKey === saved.signingKey && this.idsPosition() === this.savedIdsPosition) {
+    const keyChanged = sandbox.signingKey !== saved.signingKey;
+    if (!hasChanges(sandbox, changes) && header === saved.header && !keyChanged && this.idsPosition() === this.savedIdsPosition) {
       return;
     }
     try {
       this.write(`save sandbox ${sandbox.id}`, () => {
         this.writeChanges(sandbox, changes);
         if (sandbox.eventsDropped > saved.eventsDropped) this.statements.dropEvents.run(sandbox.id, sandbox.eventsDropped);
-        if (header !== saved.header || signingKey !== saved.signingKey) this.statements.putSandbox.run(sandbox.id, header, signingKey);
+        if (header !== saved.header || keyChanged) this.statements.putSandbox.run(sandbox.id, header, keyText(sandbox));
       });
     } catch (error) {
-      this.reload(sandbox.id);
+      try {
+        this.readBack(sandbox.id);
+      } catch {
+        this.sandboxes.delete(sandbox.id);
+        this.unreadable.add(sandbox.id);
+      }
       throw error;
     }
     changes.clear(eventsSeen(sandbox), sandbox.outbox.length);
-    this.saved.set(sandbox.id, { header, signingKey, eventsDropped: sandbox.eventsDropped });
+    this.saved.set(sandbox.id, { header, signingKey: sandbox.signingKey, eventsDropped: sandbox.eventsDropped });
   }
 
   async close(): Promise<void> {
@@ -229,8 +241,9 @@ export class SqliteStore implements Store {
         if (position !== this.savedIdsPosition) this.statements.setMeta.run('ids_drawn', String(position));
       })();
     } catch (error) {
-      this.options.report?.(`billing-sim: could not ${what} to ${this.file}: ${(error as Error).message}`);
-      throw new ApiError(503, { [ALL]: [errors.storageUnavailable()] });
+      const reason = (error as Error).message;
+      this.options.report?.(`billing-sim: could not ${what} to ${this.file}: ${reason}`);
+      throw new StorageUnavailable(reason);
     }
     this.savedIdsPosition = position;
   }
@@ -242,7 +255,7 @@ export class SqliteStore implements Store {
   /** Takes a sandbox that the file now holds exactly: tracking on, nothing pending. */
   private adopt(sandbox: Sandbox, header = JSON.stringify(sandboxHeader(sandbox))): void {
     this.sandboxes.set(sandbox.id, sandbox);
-    this.saved.set(sandbox.id, { header, signingKey: keyText(sandbox), eventsDropped: sandbox.eventsDropped });
+    this.saved.set(sandbox.id, { header, signingKey: sandbox.signingKey, eventsDropped: sandbox.eventsDropped });
     sandbox.changes.clear(eventsSeen(sandbox), sandbox.outbox.length);
     sandbox.changes.enabled = true;
   }
@@ -252,7 +265,7 @@ export class SqliteStore implements Store {
   }
 
   private loadAll(): void {
-    for (const snapshot of this.readSnapshots()) {
+    for (const snapshot of readSnapshots(this.db, this.file)) {
       const problem = this.options.validate?.(withUnreadPayloads(snapshot));
       if (problem) throw new DataFileError(this.file, `sandbox ${snapshot.id}: ${problem}`);
       this.adopt(fromSnapshot(snapshot));
@@ -260,89 +273,18 @@ export class SqliteStore implements Store {
   }
 
   /** After a failed write: the sandbox as the file holds it, so the failed turn leaves no trace. */
-  private reload(id: string): void {
-    const [snapshot] = this.readSnapshots(id);
+  private readBack(id: string): void {
+    let snapshot: SandboxSnapshot | undefined;
+    try {
+      [snapshot] = readSnapshots(this.db, this.file, id);
+    } catch (error) {
+      const reason = (error as Error).message;
+      this.options.report?.(`billing-sim: could not read sandbox ${id} back from ${this.file}: ${reason}`);
+      throw new StorageUnavailable(reason);
+    }
     if (snapshot) this.adopt(fromSnapshot(snapshot));
     else this.sandboxes.delete(id);
   }
-
-  /** Every sandbox in the file (or one), as snapshots; rows in the order they were written. */
-  private readSnapshots(only?: string): SandboxSnapshot[] {
-    const where = only === undefined ? '' : ' WHERE sandbox_id = ?';
-    const args = only === undefined ? [] : [only];
-    const rows = <T>(statement: Statement): T[] => statement.all(...args) as T[];
-    const snapshots = new Map<string, SandboxSnapshot>();
-    for (const row of rows<{ id: string; header: string; signing_key: string | null }>(
-      this.db.prepare(`SELECT id, header, signing_key FROM sandboxes${only === undefined ? '' : ' WHERE id = ?'}`),
-    )) {
-      const snapshot = { ...(parse(row.header, this.file) as object), signingKey: row.signing_key === null ? null : parse(row.signing_key, this.file), events: [], outbox: [], jobs: [] } as Record<string, unknown>;
-      for (const field of MAPS) snapshot[field] = [];
-      snapshots.set(row.id, snapshot as unknown as SandboxSnapshot);
-    }
-    const of = (sandboxId: string, table: string): SandboxSnapshot => {
-      const snapshot = snapshots.get(sandboxId);
-      if (!snapshot) throw new DataFileError(this.file, `a row of ${table} belongs to sandbox ${sandboxId}, which the file does not have`);
-      return snapshot;
-    };
-    for (const row of rows<{ sandbox_id: string; collection: string; key: string; data: string }>(this.db.prepare(`SELECT sandbox_id, collection, key, data FROM records${where} ORDER BY rowid`))) {
-      const entries = (of(row.sandbox_id, 'records') as unknown as Record<string, [string, unknown][] | undefined>)[row.collection];
-      if (!Array.isArray(entries) || !(MAPS as readonly string[]).includes(row.collection)) throw new DataFileError(this.file, `unknown collection "${row.collection}"`);
-      entries.push([row.key, parse(row.data, this.file)]);
-    }
-    for (const row of rows<{ sandbox_id: string; kind: string; data: string; payload: string | null }>(
-      this.db.prepare(`SELECT sandbox_id, kind, data, payload FROM log${where} ORDER BY sandbox_id, kind, seq`),
-    )) {
-      if (!(LOGS as readonly string[]).includes(row.kind)) throw new DataFileError(this.file, `unknown log "${row.kind}"`);
-      const entry = parse(row.data, this.file) as Record<string, unknown>;
-      if (row.payload !== null) lazyPayload(entry, row.payload, this.file);
-      (of(row.sandbox_id, 'log')[row.kind as (typeof LOGS)[number]] as unknown[]).push(entry);
-    }
-    for (const row of rows<{ sandbox_id: string; data: string }>(this.db.prepare(`SELECT sandbox_id, data FROM jobs${where} ORDER BY seq`))) {
-      of(row.sandbox_id, 'jobs').jobs.push(parse(row.data, this.file) as never);
-    }
-    return [...snapshots.values()];
-  }
-}
-
-/** A log row: an event without its payload, and the payload apart; an e-mail whole. */
-function logRow(entry: object): [string, string | null] {
-  if (!('payload' in entry)) return [JSON.stringify(entry), null];
-  const { payload, ...event } = entry as { payload: unknown };
-  return [JSON.stringify(event), JSON.stringify(payload)];
-}
-
-/**
- * Gives a loaded event its payload as a property that parses the text on first read and then
- * holds the object (a spread, JSON.stringify and the API read it like any other property). The
- * text must at least look like an object; a validator reading payloads would parse them all.
- */
-function lazyPayload(event: Record<string, unknown>, text: string, file: string): void {
-  if (!text.startsWith('{') || !text.endsWith('}')) throw new DataFileError(file, `event ${String(event.id)} has a payload that is not a JSON object`);
-  Object.defineProperty(event, 'payload', {
-    configurable: true,
-    enumerable: true,
-    get() {
-      const value: unknown = JSON.parse(text);
-      Object.defineProperty(event, 'payload', { value, configurable: true, enumerable: true, writable: true });
-      return value;
-    },
-  });
-}
-
-const UNREAD = Object.freeze({});
-
-/**
- * The snapshot a validator sees: events with an empty object in place of their payload, which the
- * schema takes as any object, so that checking a file does not parse every payload it holds.
- */
-function withUnreadPayloads(snapshot: SandboxSnapshot): SandboxSnapshot {
-  const events = snapshot.events.map((event) => {
-    const copy: Record<string, unknown> = {};
-    // Object.keys lists the lazy payload without reading it.
-    for (const key of Object.keys(event)) copy[key] = key === 'payload' ? UNREAD : (event as unknown as Record<string, unknown>)[key];
-    return copy;
-  });
-  return { ...snapshot, events: events as unknown as SandboxSnapshot['events'] };
 }
 
 function keyText(sandbox: Sandbox): string | null {
@@ -360,14 +302,6 @@ function hasChanges(sandbox: Sandbox, changes: ChangeSet): boolean {
     eventsSeen(sandbox) !== changes.eventsSaved ||
     sandbox.outbox.length !== changes.outboxSaved
   );
-}
-
-function parse(text: string, file: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new DataFileError(file, 'a row holds text that is not JSON');
-  }
 }
 
 function checkFormat(db: Database, file: string): void {

@@ -152,6 +152,43 @@ describe('SqliteStore', () => {
     await reopened.close();
   });
 
+  it('when the file cannot give the sandbox back either, asking for it answers 503 until it can; the unsaved change is never served', async () => {
+    const reported: string[] = [];
+    const store = await SqliteStore.open(newFile(), { report: (line) => reported.push(line) });
+    const sandbox = sandboxWithClients(1);
+    store.put(sandbox);
+    // A connection that is gone fails the write and the read back, as a removed file or an I/O error would.
+    await store.close();
+    sandbox.clients.set('unsaved', client('unsaved', 'unsaved@example.com'));
+    const failures: unknown[] = [];
+    for (const attempt of [() => store.commit(sandbox), () => store.get(sandbox.id)]) {
+      try {
+        attempt();
+      } catch (error) {
+        failures.push(error);
+      }
+    }
+    expect(failures.map((error) => [(error as ApiError).status, (error as ApiError).fields.__all__![0]!.code])).toEqual([
+      [503, 'storage_unavailable'],
+      [503, 'storage_unavailable'],
+    ]);
+    expect([...store.all()]).toEqual([]);
+    expect(reported.some((line) => line.includes(`could not read sandbox ${sandbox.id} back`))).toBe(true);
+  });
+
+  it('a signing key made in a turn (the first webhook) is saved with it, and comes back after a restart', async () => {
+    const file = newFile();
+    const store = await SqliteStore.open(file);
+    const sandbox = sandboxWithClients(0);
+    store.put(sandbox);
+    sandbox.signingKey = { publicKey: 'public PEM', privateKey: 'private PEM' };
+    store.commit(sandbox);
+    await store.close();
+    const reopened = await SqliteStore.open(file);
+    expect(reopened.get(sandbox.id)!.signingKey).toEqual({ publicKey: 'public PEM', privateKey: 'private PEM' });
+    await reopened.close();
+  });
+
   it('records how many seeded ids were drawn with every write', async () => {
     const file = newFile();
     let drawn = 17;

@@ -1,7 +1,7 @@
 // /sim/v1: sandboxes, snapshots, capabilities and the clock — what only a simulator has. A real
 // server answers none of these, which is how the contract suite tells the two apart.
 
-import { ApiError, errors, fieldError } from '../../domain/errors.ts';
+import { ApiError, emptyFieldErrors, errors, fieldError } from '../../domain/errors.ts';
 import type { Input } from '../../domain/types.ts';
 import { clockView, setFrozen } from '../../engine/clock.ts';
 import { createSandbox, DEFAULT_SEED, resetSandbox } from '../../engine/sandboxes.ts';
@@ -51,7 +51,9 @@ function importedSandbox(body: Input, services: Services): Sandbox {
   const combined = Object.keys(body).filter((field) => field !== 'snapshot');
   if (combined.length > 0) {
     const detail = errors.invalid('Send snapshot alone: the snapshot brings its own clock and objects.');
-    throw new ApiError(400, Object.fromEntries(combined.map((field) => [field, [detail]])));
+    const fields = emptyFieldErrors();
+    for (const field of combined) fields[field] = [detail];
+    throw new ApiError(400, fields);
   }
   const document = body.snapshot as SnapshotDocument;
   const problem = findInconsistency(document);
