@@ -1,6 +1,6 @@
 // Resolves the target once for the whole run. With CONTRACT_BASE_URL it is the given server;
-// without, the simulator is started through its programmatic API (the package's own entry, never
-// its source files) and a fresh sandbox is made for each account.
+// without, the simulator is started through its programmatic API (the package's entry, src/index,
+// never its other modules) and a fresh sandbox is made for each account.
 
 import type { TestProject } from 'vitest/node';
 import type { Capabilities, TargetConfig } from './lib/config.ts';
@@ -35,7 +35,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   let token2 = process.env.CONTRACT_TOKEN2 ?? '';
   const selfHosted = baseUrl === '';
   if (selfHosted) {
-    const { startSimulator } = await import('billing-sim');
+    const { startSimulator } = await import('../src/index.ts');
     const sim = await startSimulator({ port: 0, quiet: true });
     stop = () => sim.stop();
     baseUrl = sim.apiUrl;

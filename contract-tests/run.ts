@@ -1,41 +1,35 @@
-// `npm run contract -- [--base-url URL --token TOKEN] [--token2 TOKEN] [--junit FILE] [filters…]`
-// and `billing-sim contract …` (env CONTRACT_BASE_URL, CONTRACT_TOKEN, CONTRACT_TOKEN2,
-// CONTRACT_JUNIT). Without a base URL the simulator is started and checked. Exit status: non-zero
-// only when a normative check fails (an informative one only warns).
+// Runs the contract suite: `billing-sim contract …` (src/cli.ts parses the command line) and
+// `npm run contract -- …`. The target is passed to the suite's global setup through CONTRACT_*
+// variables; without a base URL the simulator is started and checked. Resolves to the exit
+// status: 1 when a normative check fails (an informative one only warns), else 0.
 
-import { parseArgs } from 'node:util';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { startVitest } from 'vitest/node';
 
-/** Runs the suite and resolves to the exit status. */
-export async function runContract(args: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    options: {
-      'base-url': { type: 'string' },
-      token: { type: 'string' },
-      token2: { type: 'string' },
-      junit: { type: 'string' },
-    },
-    allowPositionals: true,
-  });
+export interface ContractOptions {
+  /** The API base URL, e.g. https://host/api/v1; none: the suite starts a simulator. */
+  baseUrl?: string;
+  token?: string;
+  /** A second account's token, for the isolation checks. */
+  token2?: string;
+  /** Write a JUnit XML report here. */
+  junit?: string;
+  /** Only check files whose path contains one of these. */
+  filters?: string[];
+}
+
+export async function runContract(options: ContractOptions): Promise<number> {
   const env: Record<string, string | undefined> = {
-    CONTRACT_BASE_URL: values['base-url'],
-    CONTRACT_TOKEN: values.token,
-    CONTRACT_TOKEN2: values.token2,
-    CONTRACT_JUNIT: values.junit,
+    CONTRACT_BASE_URL: options.baseUrl,
+    CONTRACT_TOKEN: options.token,
+    CONTRACT_TOKEN2: options.token2,
+    CONTRACT_JUNIT: options.junit,
   };
   for (const [name, value] of Object.entries(env)) if (value !== undefined) process.env[name] = value;
 
-  const vitest = await startVitest('test', positionals, {
-    config: fileURLToPath(new URL('./vitest.config.ts', import.meta.url)),
-    run: true,
-    watch: false,
-  });
+  // The config beside this module: vitest.config.ts in the sources, vitest.config.js once compiled.
+  const config = fileURLToPath(new URL(`./vitest.config${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url));
+  const vitest = await startVitest('test', options.filters ?? [], { config, run: true, watch: false });
   await vitest.close();
   return Number(process.exitCode ?? 0);
-}
-
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  process.exit(await runContract(process.argv.slice(2)));
 }

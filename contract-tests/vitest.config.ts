@@ -1,5 +1,7 @@
-// The contract suite as its own vitest project: checks any target named by CONTRACT_BASE_URL (or
-// the simulator it starts itself) against openapi.yaml. It never imports the simulator's source.
+// The contract suite as its own vitest project (compiled to vitest.config.js in the package):
+// checks any target named by CONTRACT_BASE_URL (or the simulator it starts itself) against
+// openapi.yaml. Its checks never import the simulator's source; the global setup starts a simulator
+// through the package's programmatic entry, src/index.
 
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
@@ -11,8 +13,11 @@ const junit = process.env.CONTRACT_JUNIT;
 export default defineConfig({
   test: {
     root: fileURLToPath(new URL('.', import.meta.url)),
-    include: ['checks/**/*.test.ts'],
-    globalSetup: ['./global-setup.ts'],
+    // .ts in the sources, .js in the package. Installed, the suite itself lies under node_modules/,
+    // which vitest's default exclude would skip whole.
+    include: ['checks/**/*.test.{ts,js}'],
+    exclude: ['**/*.d.ts'],
+    globalSetup: ['./global-setup'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Check files share each worker's modules: Prism's document and validators are loaded once per

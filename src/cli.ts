@@ -1,121 +1,185 @@
-// `billing-sim serve [--port N] [--host H] [--data FILE] [--seed N] [--secret S] [--quiet]
-//   [--cors-origin ORIGIN]… [--allowed-host NAME]… [--max-events N]`,
-// `billing-sim contract [--base-url URL --token T] [--token2 T] [--junit FILE]`,
-// `billing-sim export --data FILE [--sandbox ID] [--seed N] --out SNAPSHOT` and
-// `billing-sim import --data FILE [--secret S] SNAPSHOT`.
+#!/usr/bin/env node
+// `billing-sim [serve|contract|export|import] [flags]` (no command: serve), `billing-sim --version`,
+// `billing-sim [command] --help`. Every flag also comes from the environment as BILLING_SIM_<FLAG>
+// (cli-args.ts). Exit codes: 0 ok, 1 a failed check, 2 a usage or configuration error (one line).
 // Parses flags into options and calls the library; nothing else happens here.
 
-import { parseArgs } from 'node:util';
+import { createRequire } from 'node:module';
 import { loadSpec } from './contract/spec.ts';
 import { DEFAULT_SEED } from './engine/sandboxes.ts';
 import { createIds } from './engine/ids.ts';
 import { DEFAULT_SECRET, TokenService } from './http/auth.ts';
 import { parseAllowedHost, parseCorsOrigin } from './http/hosts.ts';
 import { MAX_EVENTS_PER_SANDBOX } from './engine/limits.ts';
-import { DEFAULT_HOST, DEFAULT_PORT, startSimulator } from './index.ts';
+import { DEFAULT_HOST, DEFAULT_PORT, startSimulator, type RunningSimulator } from './index.ts';
 import { createSnapshotValidator } from './store/snapshot.ts';
 import { exportFromDataFile, importIntoDataFile } from './store/snapshot-files.ts';
 import { DataFileError } from './store/sqlite.ts';
+import { integerFlag, parseCommand, requiredFlag, stringFlag, UsageError, type FlagSpec } from './cli-args.ts';
 
-const USAGE = `usage: billing-sim serve [--port N] [--host HOST] [--data FILE] [--seed N] [--secret SECRET] [--quiet]
+const USAGE = `usage: billing-sim [serve|contract|export|import] [flags]   (no command: serve)
+       billing-sim <command> --help     the command's flags
+       billing-sim --version
+  serve     runs the simulator (API under /api/v1, control API under /sim/v1, dashboard at /)
+  contract  checks a server against openapi.yaml (without --base-url: a simulator it starts)
+  export    writes a sandbox of a data file as a JSON snapshot
+  import    adds a JSON snapshot to a data file as a new sandbox
+Every flag can also be set in the environment as BILLING_SIM_<FLAG>, e.g. BILLING_SIM_PORT=4011,
+BILLING_SIM_QUIET=1; a flag given on the command line wins. Exit codes: 0 ok, 1 a failed check,
+2 a usage or configuration error.`;
+
+const SERVE_FLAGS: Record<string, FlagSpec> = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  data: { type: 'string' },
+  seed: { type: 'string' },
+  secret: { type: 'string' },
+  quiet: { type: 'boolean' },
+  'cors-origin': { type: 'string', multiple: true },
+  'allowed-host': { type: 'string', multiple: true },
+  'max-events': { type: 'string' },
+};
+
+const SERVE_USAGE = `usage: billing-sim serve [--port N] [--host HOST] [--data FILE] [--seed N] [--secret SECRET] [--quiet]
                          [--cors-origin ORIGIN]... [--allowed-host NAME]... [--max-events N]
-       billing-sim contract [--base-url URL --token TOKEN] [--token2 TOKEN] [--junit FILE]
-         checks a server against openapi.yaml (without --base-url: this simulator)
-       billing-sim export --data FILE [--sandbox ID] --out SNAPSHOT.json   (see export --help)
-       billing-sim import --data FILE SNAPSHOT.json                        (see import --help)
-  --port    port to listen on (default ${DEFAULT_PORT}, or env PORT)
-  --host    address to bind (default ${DEFAULT_HOST})
-  --data    keep sandboxes in this SQLite file (created if missing) and load them at start
-  --seed    seed of the default sandbox's fixtures and ids (default 1)
-  --secret  secret that signs sandbox tokens (default: a fixed development secret, or env BILLING_SIM_SECRET)
-  --quiet   no request log
-  --cors-origin   an origin whose pages may call the API too (repeatable, or * for any; env
-                  BILLING_SIM_CORS_ORIGIN, comma-separated); pages on localhost origins always may
+  --port          port to listen on (default ${DEFAULT_PORT}; env BILLING_SIM_PORT or PORT)
+  --host          address to bind (default ${DEFAULT_HOST})
+  --data          keep sandboxes in this SQLite file (created if missing) and load them at start
+  --seed          seed of the default sandbox's fixtures and ids (default ${DEFAULT_SEED})
+  --secret        secret that signs sandbox tokens (default: a fixed development secret)
+  --quiet         no request log
+  --cors-origin   an origin whose pages may call the API too (repeatable, or * for any; in the
+                  environment comma-separated); pages on localhost origins always may
   --allowed-host  a host name the server answers to besides localhost, 127.0.0.1, [::1] and --host
-                  (repeatable; .example.test: with subdomains; * for any; env BILLING_SIM_ALLOWED_HOST,
-                  comma-separated); other names get 403, so a web page cannot reach it by DNS rebinding
-  --max-events    events kept per sandbox, the newest (default ${MAX_EVENTS_PER_SANDBOX}, or env BILLING_SIM_MAX_EVENTS)`;
+                  (repeatable; .example.test: with subdomains; * for any); other names get 403,
+                  so a web page cannot reach it by DNS rebinding
+  --max-events    events kept per sandbox, the newest (default ${MAX_EVENTS_PER_SANDBOX})
+Each flag also from the environment: BILLING_SIM_PORT, BILLING_SIM_HOST, BILLING_SIM_DATA, BILLING_SIM_SEED,
+BILLING_SIM_SECRET, BILLING_SIM_QUIET=1, BILLING_SIM_CORS_ORIGIN, BILLING_SIM_ALLOWED_HOST, BILLING_SIM_MAX_EVENTS.
+SIGINT or SIGTERM stops the server (exit 0) once running requests have answered.`;
+
+const CONTRACT_FLAGS: Record<string, FlagSpec> = {
+  'base-url': { type: 'string' },
+  token: { type: 'string' },
+  token2: { type: 'string' },
+  junit: { type: 'string' },
+};
+
+const CONTRACT_USAGE = `usage: billing-sim contract [--base-url URL --token TOKEN] [--token2 TOKEN] [--junit FILE] [FILTER]...
+  checks a server against openapi.yaml; exit 1 when a normative check fails
+  --base-url  the API base URL of the server to check, e.g. http://127.0.0.1:4010/api/v1 (default: a
+              simulator started for the run, with two fresh sandboxes)
+  --token     bearer token of an account on that server
+  --token2    bearer token of a second account, for the isolation checks
+  --junit     write a JUnit XML report to this file
+  FILTER      only the check files whose path contains it, e.g. checks/clients
+Each flag also from the environment: BILLING_SIM_BASE_URL, BILLING_SIM_TOKEN, BILLING_SIM_TOKEN2,
+BILLING_SIM_JUNIT (or CONTRACT_BASE_URL, CONTRACT_TOKEN, CONTRACT_TOKEN2, CONTRACT_JUNIT).`;
+
+const EXPORT_FLAGS: Record<string, FlagSpec> = {
+  data: { type: 'string' },
+  sandbox: { type: 'string' },
+  seed: { type: 'string' },
+  out: { type: 'string' },
+};
 
 const EXPORT_USAGE = `usage: billing-sim export --data FILE [--sandbox ID] [--seed N] --out SNAPSHOT.json
   writes one sandbox of a data file as a JSON snapshot (created 0600: it holds the sandbox's webhook private key)
-  --data     the SQLite data file of \`serve --data\` (or env BILLING_SIM_DATA); a running server holds it:
-             use GET /sim/v1/snapshot on that server instead
+  --data     the SQLite data file of \`serve --data\`; a running server holds it: use
+             GET /sim/v1/snapshot on that server instead
   --sandbox  the sandbox to export (default: the default sandbox of --seed)
-  --seed     seed whose default sandbox to export (default ${DEFAULT_SEED}, or env BILLING_SIM_SEED)
-  --out      the snapshot file to write`;
+  --seed     seed whose default sandbox to export (default ${DEFAULT_SEED})
+  --out      the snapshot file to write
+Each flag also from the environment: BILLING_SIM_DATA, BILLING_SIM_SANDBOX, BILLING_SIM_SEED, BILLING_SIM_OUT.`;
+
+const IMPORT_FLAGS: Record<string, FlagSpec> = {
+  data: { type: 'string' },
+  secret: { type: 'string' },
+};
 
 const IMPORT_USAGE = `usage: billing-sim import --data FILE [--secret SECRET] SNAPSHOT.json
   adds the snapshot (from GET /sim/v1/snapshot or export) to the data file as a new sandbox, created if
   missing, and prints the sandbox's id and bearer token; a running server holds the file: use
   POST /sim/v1/sandboxes {"snapshot": …} on that server instead
-  --data    the SQLite data file (or env BILLING_SIM_DATA)
-  --secret  secret that signs the token; the server's (default: a fixed development secret, or env BILLING_SIM_SECRET)`;
+  --data    the SQLite data file
+  --secret  secret that signs the token: the server's (default: a fixed development secret)
+Each flag also from the environment: BILLING_SIM_DATA, BILLING_SIM_SECRET.`;
 
-/** A wrong command line: the message, then the command's usage. */
-class UsageError extends Error {
-  constructor(
-    message: string,
-    readonly usage: string,
-  ) {
-    super(message);
-  }
-}
-
-/** A repeatable flag's values, else the environment's comma-separated list, each checked by `parse`. */
-function list(values: string[] | undefined, env: string, parse: (entry: string) => string): string[] | undefined {
-  const entries = values?.length ? values : process.env[`BILLING_SIM_${env}`]?.split(',');
-  try {
-    return entries?.map((entry) => entry.trim()).filter((entry) => entry !== '').map(parse);
-  } catch (error) {
-    throw new UsageError((error as Error).message, USAGE);
-  }
-}
-
-function integer(value: string | undefined, flag: string, usage = USAGE): number | undefined {
-  if (value === undefined) return undefined;
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0) throw new UsageError(`${flag} must be a non-negative integer, got "${value}"`, usage);
-  return parsed;
-}
+/** A stop that waits longer than this for running work gives up waiting: SIGTERM must end the process within 2 s. */
+const STOP_GRACE_MS = 1_500;
+/** How often a process started by npm checks that npm is still there (stopOnSignals). */
+const ORPHAN_CHECK_MS = 200;
 
 async function serve(args: string[]): Promise<void> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      port: { type: 'string' },
-      host: { type: 'string' },
-      data: { type: 'string' },
-      seed: { type: 'string' },
-      secret: { type: 'string' },
-      quiet: { type: 'boolean', default: false },
-      'cors-origin': { type: 'string', multiple: true },
-      'allowed-host': { type: 'string', multiple: true },
-      'max-events': { type: 'string' },
-    },
-  });
-  const maxEvents = integer(orEnv(values['max-events'], 'MAX_EVENTS'), '--max-events');
-  if (maxEvents === 0) throw new UsageError('--max-events must be at least 1', USAGE);
+  const parsed = parseCommand('serve', args, SERVE_FLAGS, SERVE_USAGE);
+  if (!parsed) return;
+  const { values, positionals } = parsed;
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`, 'serve');
+  const maxEvents = integerFlag(values['max-events'], 'max-events', 'serve');
+  if (maxEvents === 0) throw new UsageError('--max-events must be at least 1', 'serve');
+  const host = stringFlag(values.host);
+  let corsOrigins: string[] | undefined;
+  let allowedHosts: string[] | undefined;
+  try {
+    corsOrigins = (values['cors-origin'] as string[] | undefined)?.map(parseCorsOrigin);
+    allowedHosts = (values['allowed-host'] as string[] | undefined)?.map(parseAllowedHost);
+  } catch (error) {
+    throw new UsageError((error as Error).message, 'serve');
+  }
+  const port = integerFlag(values.port ?? process.env.PORT, 'port', 'serve');
+  if (port !== undefined && port > 65_535) throw new UsageError(`--port must be at most 65535, got ${port}`, 'serve');
   const startedAt = performance.now();
   const sim = await startSimulator({
-    port: integer(values.port ?? process.env.PORT, '--port'),
-    host: values.host,
-    dataFile: values.data,
-    seed: integer(values.seed, '--seed'),
-    secret: values.secret ?? process.env.BILLING_SIM_SECRET,
-    quiet: values.quiet,
-    corsOrigins: list(values['cors-origin'], 'CORS_ORIGIN', parseCorsOrigin),
-    allowedHosts: list(values['allowed-host'], 'ALLOWED_HOST', parseAllowedHost),
+    port,
+    host,
+    dataFile: stringFlag(values.data),
+    seed: integerFlag(values.seed, 'seed', 'serve'),
+    secret: stringFlag(values.secret),
+    quiet: values.quiet === true,
+    corsOrigins,
+    allowedHosts,
     maxEvents,
   });
+  stopOnSignals(sim);
   console.log(`billing-sim listening in ${(performance.now() - startedAt).toFixed(0)} ms
   API base URL   ${sim.apiUrl}/
   control API    ${sim.url}/sim/v1/
   bearer token   ${sim.token}
-  brand_id       ${sim.brandId}${values.host === '0.0.0.0' || values.host === '::' ? allInterfacesHint(sim.url) : ''}
+  brand_id       ${sim.brandId}${host === '0.0.0.0' || host === '::' ? allInterfacesHint(sim.url) : ''}
   try: curl -H "Authorization: Bearer ${sim.token}" ${sim.apiUrl}/billing_templates/`);
-  const stop = () => void sim.stop().then(() => process.exit(0));
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+}
+
+/**
+ * SIGINT/SIGTERM: stop taking connections, let running turns commit, close the data file, exit 0.
+ * Work still running after STOP_GRACE_MS is left (nothing it did was answered, so nothing answered
+ * is lost); a second signal exits at once.
+ */
+function stopOnSignals(sim: RunningSimulator): void {
+  let stopping = false;
+  const stop = (reason: string) => {
+    if (stopping) process.exit(0);
+    stopping = true;
+    setTimeout(() => {
+      console.error(`billing-sim: ${reason}: work still running after ${STOP_GRACE_MS} ms was left unfinished`);
+      process.exit(0);
+    }, STOP_GRACE_MS).unref();
+    sim.stop().then(
+      () => process.exit(0),
+      (error: Error) => {
+        console.error(`billing-sim: ${reason}: stopping failed: ${error.message}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  // Under `npx billing-sim`, npm runs this process through a shell and passes a SIGTERM on to that
+  // shell only: the shell dies and this process, reparented, would keep the port. So when npm
+  // started it (npm sets npm_command), losing the parent is a stop too.
+  if (process.env.npm_command) {
+    const parent = process.ppid;
+    setInterval(() => process.ppid !== parent && stop('the npm process that started it is gone'), ORPHAN_CHECK_MS).unref();
+  }
 }
 
 /** Bound to every interface, the server cannot know the machine's names: it says which it answers to (hosts.ts). */
@@ -126,37 +190,31 @@ const allInterfacesHint = (url: string): string => `
 /** Wall time, for clocks that follow it: exported at their current instant, imported running from there. */
 const wall = { now: () => Date.now() };
 
-/** The flag, or the environment's BILLING_SIM_<NAME> (DESIGN.md §7). */
-const orEnv = (value: string | undefined, name: string): string | undefined => value ?? process.env[`BILLING_SIM_${name}`];
-
-function required(value: string | undefined, flag: string, usage: string): string {
-  if (value === undefined || value === '') throw new UsageError(`${flag} is required`, usage);
-  return value;
-}
-
-/** Parses a command's string flags (and `-h`/`--help`, which prints its usage and exits 0). */
-function commandArgs(args: string[], flags: string[], usage: string, positionals = 0) {
-  const options = Object.fromEntries(flags.map((flag) => [flag, { type: 'string' as const }]));
-  let parsed;
-  try {
-    parsed = parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: positionals > 0 });
-  } catch (error) {
-    throw new UsageError((error as Error).message, usage);
-  }
-  if (parsed.values.help) {
-    console.log(usage);
-    process.exit(0);
-  }
-  if (parsed.positionals.length !== positionals) throw new UsageError(`expected ${positionals} file name(s), got ${parsed.positionals.length}`, usage);
-  return { values: parsed.values as Record<string, string | undefined>, positionals: parsed.positionals };
+async function contract(args: string[]): Promise<number> {
+  const parsed = parseCommand('contract', args, CONTRACT_FLAGS, CONTRACT_USAGE);
+  if (!parsed) return 0;
+  const { values, positionals } = parsed;
+  const env = process.env;
+  // Loaded only for this command: the suite brings vitest.
+  const { runContract } = await import('../contract-tests/run.ts');
+  return runContract({
+    baseUrl: stringFlag(values['base-url']) ?? env.CONTRACT_BASE_URL,
+    token: stringFlag(values.token) ?? env.CONTRACT_TOKEN,
+    token2: stringFlag(values.token2) ?? env.CONTRACT_TOKEN2,
+    junit: stringFlag(values.junit) ?? env.CONTRACT_JUNIT,
+    filters: positionals,
+  });
 }
 
 async function exportCommand(args: string[]): Promise<void> {
-  const { values } = commandArgs(args, ['data', 'sandbox', 'seed', 'out'], EXPORT_USAGE);
-  const dataFile = required(orEnv(values.data, 'DATA'), '--data', EXPORT_USAGE);
-  const out = required(values.out, '--out', EXPORT_USAGE);
+  const parsed = parseCommand('export', args, EXPORT_FLAGS, EXPORT_USAGE);
+  if (!parsed) return;
+  const { values, positionals } = parsed;
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`, 'export');
+  const dataFile = requiredFlag(values.data, 'data', 'export');
+  const out = requiredFlag(values.out, 'out', 'export');
   // The default sandbox's id is the first id its seed draws (index.ts).
-  const sandboxId = values.sandbox ?? createIds(integer(orEnv(values.seed, 'SEED'), '--seed', EXPORT_USAGE) ?? DEFAULT_SEED).uuid();
+  const sandboxId = stringFlag(values.sandbox) ?? createIds(integerFlag(values.seed, 'seed', 'export') ?? DEFAULT_SEED).uuid();
   // The snapshot holds the webhook private key: what this process creates is readable by its owner only.
   process.umask(0o077);
   await exportFromDataFile({ dataFile, sandboxId, out, wall, validator: createSnapshotValidator(loadSpec(), wall) });
@@ -164,32 +222,64 @@ async function exportCommand(args: string[]): Promise<void> {
 }
 
 async function importCommand(args: string[]): Promise<void> {
-  const { values, positionals } = commandArgs(args, ['data', 'secret'], IMPORT_USAGE, 1);
-  const dataFile = required(orEnv(values.data, 'DATA'), '--data', IMPORT_USAGE);
+  const parsed = parseCommand('import', args, IMPORT_FLAGS, IMPORT_USAGE);
+  if (!parsed) return;
+  const { values, positionals } = parsed;
+  if (positionals.length !== 1) throw new UsageError(`expected 1 snapshot file, got ${positionals.length}`, 'import');
+  const dataFile = requiredFlag(values.data, 'data', 'import');
   const file = positionals[0]!;
   const sandbox = await importIntoDataFile({ dataFile, file, wall, ids: createIds(), validator: createSnapshotValidator(loadSpec(), wall) });
-  const token = await new TokenService(orEnv(values.secret, 'SECRET') ?? DEFAULT_SECRET, wall).sign(sandbox.id);
+  const token = await new TokenService(stringFlag(values.secret) ?? DEFAULT_SECRET, wall).sign(sandbox.id);
   console.log(`billing-sim: imported ${file} into ${dataFile}
   sandbox id     ${sandbox.id}
   bearer token   ${token}
   brand_id       ${sandbox.brands[0]!.id}`);
 }
 
-const [command = 'serve', ...rest] = process.argv.slice(2);
-try {
-  if (command === 'serve') await serve(rest);
-  else if (command === 'export') await exportCommand(rest);
-  else if (command === 'import') await importCommand(rest);
-  else if (command === 'contract') {
-    // Loaded only for this command: the suite brings vitest.
-    const { runContract } = await import('../contract-tests/run.ts');
-    process.exit(await runContract(rest));
+const version = (): string => (createRequire(import.meta.url)('billing-sim/package.json') as { version: string }).version;
+
+/** Runs the command line; resolves to the exit status, or undefined while a server keeps running. */
+async function main(argv: string[]): Promise<number | undefined> {
+  const [first, ...rest] = argv;
+  // Flags without a command are serve's: `billing-sim --port 4011`.
+  const [command, args] = first === undefined || (first.startsWith('-') && !['-h', '--help', '--version'].includes(first)) ? ['serve', argv] : [first, rest];
+  switch (command) {
+    case 'serve':
+      await serve(args);
+      return undefined;
+    case 'contract':
+      return contract(args);
+    case 'export':
+      await exportCommand(args);
+      return 0;
+    case 'import':
+      await importCommand(args);
+      return 0;
+    case 'help':
+    case '-h':
+    case '--help':
+      console.log(USAGE);
+      return 0;
+    case '--version':
+      console.log(version());
+      return 0;
+    default:
+      throw new UsageError(`unknown command "${command}"`, '');
   }
-  else if (command === 'help' || command === '--help') console.log(USAGE);
-  else throw new Error(`unknown command "${command}"`);
+}
+
+/** What the system refuses for a given port, host or file: the configuration's fault, not a crash. */
+const CONFIGURATION_ERRORS = new Set(['EADDRINUSE', 'EADDRNOTAVAIL', 'EACCES', 'EPERM', 'ENOTFOUND', 'EAI_AGAIN', 'ENOENT', 'EISDIR', 'ENOTDIR']);
+
+try {
+  const status = await main(process.argv.slice(2));
+  if (status !== undefined) process.exit(status);
 } catch (error) {
-  // A data file that cannot be used is a configuration error: one line, no usage, no stack.
-  if (error instanceof DataFileError) console.error(`billing-sim: ${error.message}`);
-  else console.error(`billing-sim: ${(error as Error).message}\n${error instanceof UsageError ? error.usage : USAGE}`);
-  process.exit(2);
+  // A wrong command line, a data file that cannot be used, a port taken: one line, no stack.
+  const code = (error as NodeJS.ErrnoException).code;
+  if (error instanceof UsageError || error instanceof DataFileError || (code && CONFIGURATION_ERRORS.has(code))) {
+    console.error(`billing-sim: ${(error as Error).message}`);
+    process.exit(2);
+  }
+  throw error;
 }

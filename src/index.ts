@@ -119,5 +119,3 @@ function listen(server: Server, port: number, host: string): Promise<void> {
   });
 }
 
-export { createApp } from './http/app.ts';
-export type { AppDeps } from './http/app.ts';

@@ -88,6 +88,7 @@ export function dispatcher(tables: DispatchTables, services: Services) {
     }
 
     const sandboxId = await services.tokens.verify(req.get('authorization'));
+    res.locals.sandboxId = sandboxId;
     const reply = await inSandboxTurn(
       services,
       sandboxId,

@@ -1,14 +1,19 @@
-// One readable line per request: `POST /api/v1/billing_templates/ 400 2.4ms subscription_period: max_value`.
+// One readable line per request, e.g.
+// `2026-11-23T05:01:02.345Z 6f1c…e2 POST /api/v1/billing_templates/ 400 2.4ms subscription_period: max_value`:
+// the wall-clock time it arrived (ISO 8601, UTC), the sandbox its token names (`-` without one),
+// method, path, status, duration and, for an error, its first field and code.
 
 import type { NextFunction, Request, Response } from 'express';
 
 export function requestLog(write: (line: string) => void) {
   return (req: Request, res: Response, next: NextFunction): void => {
+    const arrived = new Date().toISOString();
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const error = res.statusCode >= 400 && res.locals.errorSummary ? ` ${res.locals.errorSummary}` : '';
-      write(`${req.method} ${req.originalUrl} ${res.statusCode} ${ms.toFixed(1)}ms${error}`);
+      const sandbox = typeof res.locals.sandboxId === 'string' ? res.locals.sandboxId : '-';
+      write(`${arrived} ${sandbox} ${req.method} ${req.originalUrl} ${res.statusCode} ${ms.toFixed(1)}ms${error}`);
     });
     next();
   };

@@ -1,12 +1,13 @@
 // The QA dashboard at `/`: a server-rendered shell whose sections a small static script
-// (dashboard.js, no build step) fills by calling the API with the sandbox token pasted here. The
-// page holds no sandbox state of its own: everything it shows is what a client of the API sees.
+// (dashboard-browser.js, served as /ui/dashboard.js, no build step) fills by calling the API with
+// the sandbox token pasted here. The page holds no sandbox state of its own: everything it shows
+// is what a client of the API sees.
 
 import { fileURLToPath } from 'node:url';
 import express, { type Router } from 'express';
 import { html, page } from './html.ts';
 
-const SCRIPT = fileURLToPath(new URL('./dashboard.js', import.meta.url));
+const SCRIPT = fileURLToPath(new URL('./dashboard-browser.js', import.meta.url));
 
 const ADVANCES = [
   { by: 'P1D', label: '+1 day' },

@@ -1,5 +1,5 @@
 // DESIGN.md §6–7: `billing-sim export --data FILE [--sandbox ID] --out snap.json` and `billing-sim
-// import --data FILE snap.json`, run as a user runs them (node bin/billing-sim.js). Exit codes: 0 ok,
+// import --data FILE snap.json`, run as a user runs them (node scripts/cli-from-source.js). Exit codes: 0 ok,
 // 2 a usage or configuration error, in one clear line.
 
 import { execFile } from 'node:child_process';
@@ -14,7 +14,7 @@ import { startSimulator, type RunningSimulator } from '../../src/index.ts';
 import { clientBody } from '../builders/templates.ts';
 
 const run = promisify(execFile);
-const BIN = fileURLToPath(new URL('../../bin/billing-sim.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../scripts/cli-from-source.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'billing-sim-snapshot-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 // What the commands read from the environment comes from their flags here.

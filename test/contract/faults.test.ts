@@ -10,7 +10,7 @@ import { everyObject, startProxy, type Fault } from './fault-proxy.ts';
 
 const run = promisify(execFile);
 const TSX = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
-const SUITE = fileURLToPath(new URL('../../contract-tests/run.ts', import.meta.url));
+const SUITE = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
 
 let sim: RunningSimulator;
 let token1 = '';
@@ -32,7 +32,7 @@ afterAll(() => sim.stop());
 async function suiteThrough(fault: Fault | undefined, filters: string[]): Promise<{ code: number; output: string }> {
   const proxy = await startProxy(sim.url, fault);
   try {
-    const args = [SUITE, '--base-url', `${proxy.url}/api/v1`, '--token', token1, '--token2', token2, ...filters];
+    const args = [SUITE, 'contract', '--base-url', `${proxy.url}/api/v1`, '--token', token1, '--token2', token2, ...filters];
     const { stdout, stderr } = await run(TSX, args, { maxBuffer: 64 * 2 ** 20, env: { ...process.env, CI: 'true' } });
     return { code: 0, output: stdout + stderr };
   } catch (error) {

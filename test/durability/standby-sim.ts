@@ -1,6 +1,6 @@
 // The CLI, started before its arguments are known (test/support/spawn-sim.ts standbySim): loads
 // the simulator's modules and better-sqlite3, reads one JSON line of arguments from stdin, then runs
-// src/cli.ts with them, as `bin/billing-sim.js` would. The kill -9 trials start the next
+// src/cli.ts with them, as `scripts/cli-from-source.js` would. The kill -9 trials start the next
 // process this way while the current one takes writes, so twenty restarts do not cost twenty loads.
 
 import '../../src/index.ts';

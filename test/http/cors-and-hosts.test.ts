@@ -249,7 +249,7 @@ describe('parsing --cors-origin and --allowed-host entries', () => {
 });
 
 describe('billing-sim serve: the flags and the environment', () => {
-  const BIN = fileURLToPath(new URL('../../bin/billing-sim.js', import.meta.url));
+  const BIN = fileURLToPath(new URL('../../scripts/cli-from-source.js', import.meta.url));
   const children: ChildProcess[] = [];
 
   /** Runs the CLI until it prints its last start-up line (or exits); returns what it printed. */
@@ -306,7 +306,7 @@ describe('billing-sim serve: the flags and the environment', () => {
   it('a bad entry or count is a usage error: exit 2 with one line naming it', async () => {
     const badOrigin = await serve(['--cors-origin', 'app.example.test']);
     expect(badOrigin.code).toBe(2);
-    expect(badOrigin.stderr.split('\n')[0]).toBe('billing-sim: CORS origin "app.example.test" is not an origin (scheme://host[:port], e.g. https://app.example.test, or *)');
+    expect(badOrigin.stderr).toBe('billing-sim: CORS origin "app.example.test" is not an origin (scheme://host[:port], e.g. https://app.example.test, or *) (see billing-sim serve --help)\n');
     const badHost = await serve([], { BILLING_SIM_ALLOWED_HOST: 'mybox:4010' });
     expect(badHost.code).toBe(2);
     expect(badHost.stderr).toMatch(/^billing-sim: allowed host "mybox:4010" is not a host name/);

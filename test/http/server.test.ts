@@ -90,11 +90,19 @@ describe('server', () => {
     expect(res.headers['access-control-allow-origin']).toBe('http://localhost:3000');
   });
 
-  it('logs one readable line per request, with the first error of a 4xx', async () => {
+  it('logs one readable line per request: ISO time, sandbox id, method, path, status, ms, first error of a 4xx', async () => {
     h.logs.length = 0;
+    const before = Date.now();
     await h.request('POST', '/api/v1/clients/', { body: {} });
-    expect(h.logs).toHaveLength(1);
-    expect(h.logs[0]).toMatch(/^POST \/api\/v1\/clients\/ 400 \d+\.\dms email: required$/);
+    await h.request('GET', '/api/v1/clients/', { token: null });
+    expect(h.logs).toHaveLength(2);
+    const [time, ...rest] = h.logs[0]!.split(' ');
+    expect(new Date(time!).toISOString()).toBe(time);
+    expect(Date.parse(time!)).toBeGreaterThanOrEqual(before - 1);
+    expect(Date.parse(time!)).toBeLessThanOrEqual(Date.now());
+    expect(rest.join(' ')).toMatch(new RegExp(`^${h.sandboxId} POST /api/v1/clients/ 400 \\d+\\.\\dms email: required$`));
+    // Without a valid token no sandbox is known.
+    expect(h.logs[1]).toMatch(/^\S+Z - GET \/api\/v1\/clients\/ 401 /);
   });
 
   it('query parameters out of bounds are a 400 naming the parameter', async () => {

@@ -1,4 +1,4 @@
-// Simulators in child processes, for the durability tests: the real CLI (`bin/billing-sim.js
+// Simulators in child processes, for the durability tests: the real CLI (`scripts/cli-from-source.js
 // serve`), so a test can kill -9 it, read its memory from /proc, or watch it refuse a data file with
 // exit 2. Every child is registered here and killed by killSpawned(), which each test file calls in
 // afterAll, so a failing test never leaves a server behind.
@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Call } from './harness.ts';
 
-const BIN = fileURLToPath(new URL('../../bin/billing-sim.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../../scripts/cli-from-source.js', import.meta.url));
 /** A CLI started ahead of its arguments (see standby-sim.ts). */
 const STANDBY = fileURLToPath(new URL('../durability/standby-sim.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -29,6 +29,10 @@ export interface SimOptions {
   seed?: number;
   /** The child's umask, e.g. 0 to show that a 0600 data file is not the umask's doing. */
   umask?: number;
+  /** `serve`'s flags exactly, instead of `--port 0 --quiet` and the options above. */
+  args?: string[];
+  /** Environment variables beside the test's own (whose BILLING_SIM_* are left out). */
+  env?: Record<string, string>;
 }
 
 export interface Sim {
@@ -49,6 +53,7 @@ export interface Sim {
 }
 
 function cliArgs(options: SimOptions): string[] {
+  if (options.args) return ['serve', ...options.args];
   const args = ['serve', '--port', '0', '--quiet'];
   if (options.data !== undefined) args.push('--data', options.data);
   if (options.seed !== undefined) args.push('--seed', String(options.seed));
@@ -69,13 +74,14 @@ function track(child: ChildProcess): { exited: Promise<Exit>; out: { stdout: str
   return { exited, out };
 }
 
-/** Starts `bin/billing-sim.js serve --port 0 --quiet` with the options and waits until it listens. */
+/** Starts `scripts/cli-from-source.js serve --port 0 --quiet` with the options and waits until it listens. */
 export function spawnSim(options: SimOptions = {}): Promise<Sim> {
   const command = [process.execPath, BIN, ...cliArgs(options)];
+  const env = childEnv(options.env);
   const child =
     options.umask === undefined
-      ? spawn(command[0]!, command.slice(1), { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
-      : spawn('/bin/sh', ['-c', `umask ${options.umask.toString(8).padStart(3, '0')} && exec "$@"`, 'sh', ...command], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      ? spawn(command[0]!, command.slice(1), { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
+      : spawn('/bin/sh', ['-c', `umask ${options.umask.toString(8).padStart(3, '0')} && exec "$@"`, 'sh', ...command], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   return listening(child, track(child));
 }
 
@@ -179,9 +185,15 @@ export async function listAll<T>(origin: string, token: string, path: string): P
   throw new Error(`GET ${path}: more than 1000 pages`);
 }
 
+/** The test's environment without what would configure the CLI, plus `extra`. */
+function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const own = Object.entries(process.env).filter(([name]) => !name.startsWith('BILLING_SIM_') && !name.startsWith('CONTRACT_') && name !== 'PORT');
+  return { ...Object.fromEntries(own), ...extra };
+}
+
 /** Runs the CLI to its exit (a start that must fail); a child still running after `timeoutMs` is killed. */
-export async function runCli(args: string[], timeoutMs = START_TIMEOUT_MS): Promise<Exit & { stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function runCli(args: string[], timeoutMs = START_TIMEOUT_MS, env?: Record<string, string>): Promise<Exit & { stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   const { exited, out } = track(child);
   const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
   const exit = await exited;

@@ -1,0 +1,171 @@
+// The package as a user gets it: `npm pack`, installed from the tarball into a project of its own
+// outside this repository, then `npx billing-sim --version`, `serve` (answers, and SIGTERM leaves
+// nothing listening), `contract` against that server, and `import { startSimulator }` from plain
+// Node ESM and from TypeScript. Installing takes a minute or two (packages come from npm's cache
+// when they are there; better-sqlite3 is compiled).
+
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
+const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+
+let work = '';
+let app = '';
+let files: string[] = [];
+
+/** Runs a command in the user's project; stdout, stderr and the exit code, never a throw. */
+async function inApp(command: string, args: string[], timeout = 60_000): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(command, args, { cwd: app, timeout, maxBuffer: 64 * 2 ** 20, env: { ...process.env, CI: 'true', NO_COLOR: '1' } });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof failed.code === 'number' ? failed.code : 1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
+  }
+}
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'billing-sim-package-'));
+  // Built here, so that the tarball holds the sources as they are now (pack's own `prepare` would
+  // print into its JSON).
+  await run('npm', ['run', 'build'], { cwd: ROOT });
+  const { stdout } = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: ROOT, maxBuffer: 64 * 2 ** 20 });
+  const [packed] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
+  files = packed!.files.map((file) => file.path);
+  app = join(work, 'app');
+  await run('mkdir', [app]);
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'user-project', version: '1.0.0', private: true, type: 'module' }));
+  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', join(work, packed!.filename)], { cwd: app, maxBuffer: 64 * 2 ** 20 });
+}, 600_000);
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('the packed tarball', () => {
+  it('holds the compiled package, the document and the docs, and no tests or TypeScript sources', () => {
+    expect(files).toEqual(expect.arrayContaining(['dist/src/cli.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/contract-tests/run.js', 'openapi.yaml', 'README.md', 'LICENSE', 'CHANGELOG.md']));
+    expect(files.filter((path) => path.startsWith('test/') || path.includes('.test.ts') || path.startsWith('src/') || path.startsWith('bench/'))).toEqual([]);
+    expect(files.filter((path) => path.endsWith('.ts') && !path.endsWith('.d.ts') && !path.startsWith('fixtures/'))).toEqual([]);
+  });
+
+  it('npx billing-sim --version prints the package version; a wrong command exits 2 with one line', async () => {
+    expect(await inApp('npx', ['billing-sim', '--version'])).toMatchObject({ code: 0, stdout: `${version}\n` });
+    const wrong = await inApp('npx', ['billing-sim', 'serve', '--port', 'many']);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr.split('\n').filter((line) => line.startsWith('billing-sim:'))).toEqual(['billing-sim: --port must be a non-negative integer, got "many" (see billing-sim serve --help)']);
+  });
+
+  it('imports from plain Node ESM: startSimulator answers /healthz', async () => {
+    writeFileSync(
+      join(app, 'start.mjs'),
+      `import { startSimulator } from 'billing-sim';
+const sim = await startSimulator({ port: 0, quiet: true });
+const res = await fetch(sim.url + '/healthz');
+console.log(res.status, sim.brandId.length);
+await sim.stop();`,
+    );
+    expect(await inApp('node', ['start.mjs'])).toMatchObject({ code: 0, stdout: '200 36\n' });
+  });
+
+  it('type-checks from TypeScript against the declarations it ships (no skipLibCheck)', async () => {
+    writeFileSync(
+      join(app, 'start.ts'),
+      `import { startSimulator, type RunningSimulator, type SimulatorOptions } from 'billing-sim';
+const options: SimulatorOptions = { port: 0, quiet: true, seed: 7 };
+const sim: RunningSimulator = await startSimulator(options);
+const apiUrl: string = sim.apiUrl;
+// @ts-expect-error: the port is a number
+await startSimulator({ port: '4010' });
+export { apiUrl };`,
+    );
+    const args = ['--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--types', 'node', '--typeRoots', join(ROOT, 'node_modules/@types'), 'start.ts'];
+    const checked = await inApp(process.execPath, [TSC, ...args]);
+    expect(checked.stdout + checked.stderr).toBe('');
+    expect(checked.code).toBe(0);
+  });
+
+  describe('npx billing-sim serve', () => {
+    let server: ChildProcess;
+    let api = '';
+    let origin = '';
+    let token = '';
+
+    beforeAll(async () => {
+      let output: () => string;
+      ({ child: server, origin, output } = await startServer('npx', ['billing-sim', 'serve'], app));
+      api = `${origin}/api/v1`;
+      token = /bearer token\s+(\S+)/.exec(output())![1]!;
+    }, 30_000);
+
+    afterAll(() => {
+      server.kill('SIGKILL');
+    });
+
+    it('answers /healthz', async () => {
+      expect((await fetch(`${origin}/healthz`)).status).toBe(200);
+    });
+
+    it('npx billing-sim contract checks it and passes', async () => {
+      const second = await fetch(`${origin}/sim/v1/sandboxes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"fixtures":true}' });
+      const { token: token2 } = (await second.json()) as { token: string };
+      const result = await inApp('npx', ['billing-sim', 'contract', '--base-url', api, '--token', token, '--token2', token2], 240_000);
+      expect(result.stdout).toMatch(/^\d+ passed, 0 failed/m);
+      expect(result.code).toBe(0);
+    }, 240_000);
+
+    it('SIGTERM to npx leaves nothing listening within 2 s', async () => {
+      server.kill('SIGTERM');
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      expect(await listening(origin)).toBe(false);
+    });
+  });
+});
+
+/** Starts `command` (npx or npm start) running the server on a free port; its origin once it answers. */
+async function startServer(command: string, args: string[], cwd: string): Promise<{ child: ChildProcess; origin: string; output: () => string }> {
+  const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, BILLING_SIM_PORT: '0', BILLING_SIM_QUIET: '1' } });
+  let out = '';
+  child.stderr!.on('data', (chunk: Buffer) => void (out += chunk));
+  const origin = await new Promise<string>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`${command} exited ${code}: ${out}`)));
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk;
+      const api = /API base URL\s+(\S+)/.exec(out)?.[1];
+      if (api && /bearer token/.test(out)) resolve(new URL(api).origin);
+    });
+  });
+  return { child, origin, output: () => out };
+}
+
+function listening(origin: string): Promise<boolean> {
+  const { hostname, port } = new URL(origin);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname);
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+  });
+}
+
+describe('npm start in the repository', () => {
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    it(`${signal} to npm start stops the server: npm exits 0 and nothing listens after 2 s`, async () => {
+      const { child, origin } = await startServer('npm', ['start'], ROOT);
+      expect((await fetch(`${origin}/healthz`)).status).toBe(200);
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      child.kill(signal);
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      expect(await listening(origin)).toBe(false);
+      expect(await exited).toBe(0);
+    }, 30_000);
+  }
+});
