@@ -3,8 +3,9 @@
 // Express route per operation, which DESIGN.md §5 measured as a large part of Express's cost.
 
 import type { ValidateFunction } from 'ajv';
+import type { OpenAPIV3_1 } from 'openapi-types';
 import { compile, createSchemaSet } from './schemas.ts';
-import { HTTP_METHODS, resolveRef, type JsonSchema, type OpenApiDocument, type OpenApiOperation, type OpenApiParameter } from './spec.ts';
+import { HTTP_METHODS, resolveRef } from './spec.ts';
 
 export interface Operation {
   operationId: string;
@@ -90,29 +91,33 @@ function compilePath(path: string): Pick<Route, 'pattern' | 'params' | 'staticSe
   return { pattern: new RegExp(`^${source}/?$`), params, staticSegments };
 }
 
-function queryValidator(doc: OpenApiDocument, parameters: OpenApiParameter[], ajv: ReturnType<typeof createSchemaSet>['query'], where: string) {
+function queryValidator(parameters: OpenAPIV3_1.ParameterObject[], ajv: ReturnType<typeof createSchemaSet>['query'], where: string) {
   const query = parameters.filter((parameter) => parameter.in === 'query');
   if (query.length === 0) return undefined;
-  const schema: JsonSchema = {
+  const schema: OpenAPIV3_1.SchemaObject = {
     type: 'object',
-    properties: Object.fromEntries(query.map((parameter) => [parameter.name, parameter.schema ?? {}])),
+    // openapi-types gives a parameter the schema type of OpenAPI 3.0; in a 3.1 document it is a 3.1 schema.
+    properties: Object.fromEntries(query.map((parameter) => [parameter.name, (parameter.schema ?? {}) as OpenAPIV3_1.SchemaObject])),
     required: query.filter((parameter) => parameter.required).map((parameter) => parameter.name),
   };
   return compile(ajv, schema, `${where} query`);
 }
 
-export function buildRouteTable(doc: OpenApiDocument): RouteTable {
+export function buildRouteTable(doc: OpenAPIV3_1.Document): RouteTable {
   const schemas = createSchemaSet(doc);
   const routes: Route[] = [];
-  for (const [path, item] of Object.entries(doc.paths)) {
-    const shared = ((item.parameters ?? []) as OpenApiParameter[]).map((p) => resolveRef(doc, p));
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    if (!item) continue;
+    const shared = (item.parameters ?? []).map((p) => resolveRef<OpenAPIV3_1.ParameterObject>(doc, p));
     const operations = new Map<string, Operation>();
     for (const method of HTTP_METHODS) {
-      const raw = item[method] as OpenApiOperation | undefined;
+      const raw = item[method];
       if (!raw) continue;
       const where = `${method.toUpperCase()} ${path}`;
-      const parameters = [...shared, ...(raw.parameters ?? []).map((p) => resolveRef<OpenApiParameter>(doc, p))];
-      const bodySchema = raw.requestBody?.content?.['application/json']?.schema;
+      if (!raw.operationId) throw new Error(`openapi.yaml: ${where} has no operationId, which names its handler`);
+      const parameters = [...shared, ...(raw.parameters ?? []).map((p) => resolveRef<OpenAPIV3_1.ParameterObject>(doc, p))];
+      const requestBody = raw.requestBody && resolveRef<OpenAPIV3_1.RequestBodyObject>(doc, raw.requestBody);
+      const bodySchema = requestBody?.content['application/json']?.schema;
       operations.set(method, {
         operationId: raw.operationId,
         method,
@@ -120,8 +125,8 @@ export function buildRouteTable(doc: OpenApiDocument): RouteTable {
         secured: (raw.security ?? doc.security ?? []).length > 0,
         pathParams: parameters.filter((p) => p.in === 'path').map((p) => p.name),
         body: bodySchema ? compile(schemas.body, bodySchema, `${where} body`) : undefined,
-        bodyRequired: raw.requestBody?.required ?? false,
-        query: queryValidator(doc, parameters, schemas.query, where),
+        bodyRequired: requestBody?.required ?? false,
+        query: queryValidator(parameters, schemas.query, where),
       });
     }
     routes.push({ ...compilePath(path), operations });

@@ -1,48 +1,26 @@
 // Loads openapi.yaml, the single source of truth, once per process. Everything the server knows
-// about paths, methods, bodies and query strings is derived from this document at start-up.
+// about paths, methods, bodies and query strings is derived from this document at start-up. Its
+// TypeScript shape is `OpenAPIV3_1` of the openapi-types package; only 3.1 documents are loaded.
 
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { OpenAPIV3_1 } from 'openapi-types';
 import { parse } from 'yaml';
 
 export const DEFAULT_SPEC_PATH = fileURLToPath(new URL('../../openapi.yaml', import.meta.url));
 
-export type JsonSchema = Record<string, unknown>;
-
-export interface OpenApiParameter {
-  name: string;
-  in: 'path' | 'query' | 'header' | 'cookie';
-  required?: boolean;
-  schema?: JsonSchema;
-}
-
-export interface OpenApiOperation {
-  operationId: string;
-  parameters?: (OpenApiParameter | { $ref: string })[];
-  requestBody?: { required?: boolean; content?: Record<string, { schema?: JsonSchema }> };
-  security?: Record<string, string[]>[];
-  responses: Record<string, unknown>;
-}
-
-export interface OpenApiDocument {
-  openapi: string;
-  security?: Record<string, string[]>[];
-  paths: Record<string, Record<string, unknown>>;
-  components?: { schemas?: Record<string, JsonSchema>; parameters?: Record<string, OpenApiParameter> };
-}
-
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
-export function loadSpec(path = DEFAULT_SPEC_PATH): OpenApiDocument {
-  const doc = parse(readFileSync(path, 'utf8')) as OpenApiDocument;
+export function loadSpec(path = DEFAULT_SPEC_PATH): OpenAPIV3_1.Document {
+  const doc = parse(readFileSync(path, 'utf8')) as OpenAPIV3_1.Document | null;
   if (!doc?.openapi?.startsWith('3.1') || typeof doc.paths !== 'object') {
     throw new Error(`${path} is not an OpenAPI 3.1 document`);
   }
   return doc;
 }
 
-/** Resolves a local `#/components/...` reference, as used for shared parameters. */
-export function resolveRef<T>(doc: OpenApiDocument, value: T | { $ref: string }): T {
+/** Resolves a local `#/components/...` reference, as used for shared parameters and request bodies. */
+export function resolveRef<T>(doc: OpenAPIV3_1.Document, value: T | OpenAPIV3_1.ReferenceObject): T {
   if (value && typeof value === 'object' && '$ref' in value) {
     const pointer = value.$ref.replace(/^#\//, '').split('/');
     let node: unknown = doc;

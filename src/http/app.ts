@@ -4,7 +4,8 @@
 import express, { type Express } from 'express';
 import type { Clock, Ids } from '../domain/context.ts';
 import { buildRouteTable } from '../contract/routes.ts';
-import { loadSpec, type OpenApiDocument } from '../contract/spec.ts';
+import type { OpenAPIV3_1 } from 'openapi-types';
+import { loadSpec } from '../contract/spec.ts';
 import type { Store } from '../store/store.ts';
 import { Background, SandboxSerial } from '../engine/background.ts';
 import { DEFAULT_SECRET, TokenService } from './auth.ts';
@@ -23,7 +24,7 @@ export interface AppDeps {
   clock: Clock;
   ids: Ids;
   /** The parsed openapi.yaml; loaded from the project root when omitted. */
-  spec?: OpenApiDocument;
+  spec?: OpenAPIV3_1.Document;
   /** Signs and verifies sandbox tokens (HS256). */
   secret?: string;
   /** Request log lines; omitted = no log. */

@@ -21,7 +21,7 @@ import { errors, type ErrorDetail } from '../domain/errors.ts';
 import type { Purchase, SimEvent } from '../domain/types.ts';
 import { toFieldErrors } from '../contract/ajv-errors.ts';
 import { compileComponent } from '../contract/schemas.ts';
-import type { OpenApiDocument } from '../contract/spec.ts';
+import type { OpenAPIV3_1 } from 'openapi-types';
 import { clockAt, clockView, sandboxNow } from '../engine/clock.ts';
 import { findInconsistency } from './snapshot-checks.ts';
 import { fromSnapshot, MAPS, toSnapshot, type Sandbox, type SandboxClockState, type SandboxSnapshot, type Store } from './store.ts';
@@ -157,7 +157,7 @@ export interface SnapshotValidator {
 }
 
 /** Compiles the `SandboxSnapshot` schema of openapi.yaml once; the validator checks any number of documents. */
-export function createSnapshotValidator(spec: OpenApiDocument, wall: Clock): SnapshotValidator {
+export function createSnapshotValidator(spec: OpenAPIV3_1.Document, wall: Clock): SnapshotValidator {
   const schema: ValidateFunction = compileComponent(spec, 'SandboxSnapshot');
   const check = (document: unknown): SnapshotProblem | null => {
     if (!schema(document)) {

@@ -6,7 +6,8 @@
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import express, { type Router } from 'express';
-import { loadSpec, type OpenApiDocument } from '../contract/spec.ts';
+import type { OpenAPIV3_1 } from 'openapi-types';
+import { loadSpec } from '../contract/spec.ts';
 import { html, page } from './html.ts';
 
 const SWAGGER_UI_DIR = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
@@ -24,7 +25,8 @@ export function docsPage(): string {
 
 /**
  * validatorUrl null: Swagger UI would otherwise send the document to validator.swagger.io. The
- * authorization pasted in "Authorize" is kept across reloads, as a tester expects.
+ * authorization pasted in "Authorize" is kept across reloads, as a tester expects. showExtensions:
+ * a body field's default is `x-default` in openapi.yaml (its header says why), shown beside the field.
  */
 const INIT = `window.ui = SwaggerUIBundle({
   url: '/docs/openapi.json',
@@ -35,13 +37,14 @@ const INIT = `window.ui = SwaggerUIBundle({
   persistAuthorization: true,
   tryItOutEnabled: false,
   displayOperationId: true,
+  showExtensions: true,
 });
 `;
 
 export function docsRouter(): Router {
   const router = express.Router();
   // Parsed on first use: most servers (each test's) never open /docs.
-  let spec: OpenApiDocument | undefined;
+  let spec: OpenAPIV3_1.Document | undefined;
 
   router.get('/docs', (_req, res) => void res.type('html').send(docsPage()));
   router.get('/docs/ui.js', (_req, res) => void res.type('text/javascript').send(INIT));
@@ -50,7 +53,7 @@ export function docsRouter(): Router {
     const origin = `${req.protocol}://${req.get('host') ?? 'localhost'}`;
     // Swagger UI warns in red on any jsonSchemaDialect but its own default; the file names draft
     // 2020-12 for Prism (DESIGN.md §2), which is what OpenAPI 3.1's default dialect builds on.
-    const { jsonSchemaDialect: _dialect, ...shown } = spec as OpenApiDocument & { jsonSchemaDialect?: string };
+    const { jsonSchemaDialect: _dialect, ...shown } = spec;
     res.json({ ...shown, servers: [{ url: origin, description: 'this simulator' }] });
   });
   router.use('/docs/assets', express.static(SWAGGER_UI_DIR, { index: false }));

@@ -3,6 +3,7 @@
 // with "Try it out" sending the request to this very server.
 
 import { describe, expect, it } from 'vitest';
+import type { OpenAPIV3_1 } from 'openapi-types';
 import { HTTP_METHODS, loadSpec } from '../../src/contract/spec.ts';
 import { useHarness } from '../support/harness.ts';
 import { useBrowser, screenshot } from './browser.ts';
@@ -11,10 +12,10 @@ const h = useHarness();
 const browser = useBrowser(h);
 
 // Swagger UI lists the document's `webhooks` (what the simulator POSTs to a callback) with the paths.
-const spec = loadSpec() as ReturnType<typeof loadSpec> & { webhooks?: Record<string, Record<string, unknown>> };
-const operationIds = [...Object.values(spec.paths), ...Object.values(spec.webhooks ?? {})].flatMap((item) =>
-  HTTP_METHODS.filter((method) => method in item).map((method) => (item[method] as { operationId: string }).operationId),
-);
+const spec = loadSpec();
+// The document has no `$ref`'d path items: every value is a path item.
+const items = [...Object.values(spec.paths ?? {}), ...Object.values(spec.webhooks ?? {})] as OpenAPIV3_1.PathItemObject[];
+const operationIds = items.flatMap((item) => HTTP_METHODS.flatMap((method) => item[method]?.operationId ?? []));
 
 describe('API reference at /docs', () => {
   it('lists every operation of openapi.yaml, and "Try it out" on GET /healthz gets a 200 from this server', async () => {

@@ -142,7 +142,7 @@ describe('sandboxes', () => {
   it('an operation the document describes but no handler simulates answers 501 not_implemented, never a fake success', async () => {
     // The document can grow before the simulator does: add an operation to a copy of it.
     const spec = loadSpec();
-    spec.paths['/api/v1/future/'] = { get: { operationId: 'futureOperation', responses: { '200': { description: 'later' } } } };
+    spec.paths = { ...spec.paths, '/api/v1/future/': { get: { operationId: 'futureOperation', responses: { '200': { description: 'later' } } } } };
     const { express } = createApp({ store: new MemoryStore(), clock: h.wall, ids: createIds(1), spec });
     const server = express.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));

@@ -83,7 +83,7 @@ describe('CORS: localhost origins by default', () => {
       expect((res.body as any).__all__[0]).toMatchObject({ code: 'forbidden_origin' });
       expect((res.body as any).__all__[0].message).toContain('--cors-origin');
     }
-    expect(h.logs.at(-1)).toMatch(/^OPTIONS \/api\/v1\/webhooks\/ 403 .* __all__: forbidden_origin$/);
+    expect(h.logs.at(-1)).toMatch(/^\S+Z - OPTIONS \/api\/v1\/webhooks\/ 403 .* __all__: forbidden_origin$/);
   });
 
   it('an actual request from a localhost origin carries its origin, errors included', async () => {

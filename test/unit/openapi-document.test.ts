@@ -14,6 +14,7 @@ import { validateOutput } from '@stoplight/prism-http/dist/validator/index.js';
 type Node = Record<string, unknown>;
 
 const SCHEMA_BASE = 'https://billing-sim.local/schemas/';
+const UNKNOWN_UUID = '6b042125-686a-43e0-8a68-23cf5bee102e';
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
 const source = readFileSync(new URL('../../openapi.yaml', import.meta.url), 'utf8');
@@ -88,8 +89,10 @@ function rewriteRefs<T>(node: T): T {
 }
 
 function createAjv(): Ajv2020 {
-  const ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true });
+  // As the server's (src/contract/schemas.ts): strict but for strictRequired, which the test below replaces.
+  const ajv = new Ajv2020({ strict: true, strictRequired: false, allErrors: true, allowUnionTypes: true });
   addFormats.default(ajv);
+  ajv.addKeyword('x-default');
   for (const [name, schema] of Object.entries(schemas)) ajv.addSchema(rewriteRefs(schema), SCHEMA_BASE + name);
   return ajv;
 }
@@ -207,6 +210,42 @@ describe('openapi.yaml', () => {
     expect(offending).toEqual([]);
   });
 
+  it('declares every name of a `required` list in the schema or in one it composes (ajv\'s strictRequired is off)', () => {
+    const undeclared: string[] = [];
+    /** Property names a schema declares, its allOf members' (followed through $ref) included. */
+    const declared = (node: Node): string[] => [
+      ...Object.keys((node.properties ?? {}) as Node),
+      ...((node.allOf ?? []) as Node[]).flatMap((part) => declared(deref(part))),
+    ];
+    /** `inherited`: what the enclosing schema declares, for if/then/else, which apply to the same object. */
+    const walk = (node: unknown, path: string, inherited: string[]) => {
+      if (!node || typeof node !== 'object') return;
+      if (Array.isArray(node)) return node.forEach((item, i) => walk(item, `${path}/${i}`, []));
+      const schema = node as Node;
+      const names = [...declared(schema), ...inherited];
+      for (const name of (schema.required ?? []) as string[]) if (!names.includes(name)) undeclared.push(`${path}: ${name}`);
+      for (const [key, value] of Object.entries(schema)) {
+        if (key === 'examples') continue;
+        walk(value, `${path}/${key}`, ['if', 'then', 'else'].includes(key) ? names : []);
+      }
+    };
+    for (const [name, schema] of Object.entries(schemas)) walk(schema, name, []);
+    expect(undeclared).toEqual([]);
+  });
+
+  it('writes body defaults as `x-default`, never `default`, which generated clients would make required', () => {
+    const found: string[] = [];
+    const walk = (node: unknown, path: string) => {
+      if (!node || typeof node !== 'object') return;
+      for (const [key, value] of Object.entries(node)) {
+        if (key === 'default') found.push(path);
+        if (key !== 'examples') walk(value, `${path}/${key}`);
+      }
+    };
+    walk(schemas, '#/components/schemas');
+    expect(found).toEqual([]);
+  });
+
   it('gives every resource the server fields id, type, created_on and updated_on, read-only', () => {
     for (const name of ['ClientFields', 'BillingTemplateFields', 'BillingTemplateClientFields', 'PurchaseFields', 'WebhookFields', 'RecurringToken']) {
       const properties = schemas[name]!.properties as Record<string, Node>;
@@ -255,13 +294,24 @@ describe('openapi.yaml schemas in ajv strict mode', () => {
     );
   });
 
-  it('rejects a misspelt field inside the nested purchase and its products', () => {
-    const body = monthly();
-    (body.purchase as Node).currncy = 'EUR';
-    expect(validator('BillingTemplateCreate')(body)).toBe(false);
-    const product = monthly();
+  // XFields types `purchase` loosely (PurchaseDetailsFields); each request schema narrows it to PurchaseDetails.
+  const purchaseCreate = () => ({ brand_id: UNKNOWN_UUID, client_id: UNKNOWN_UUID, purchase: structuredClone(monthly().purchase) }) as Node;
+  it.each([
+    ['BillingTemplateCreate', monthly],
+    ['BillingTemplateUpdate', monthly],
+    ['BillingTemplatePatch', monthly],
+    ['PurchaseCreate', purchaseCreate],
+  ] as const)('%s rejects a misspelt field inside the nested purchase and its products', (name, body) => {
+    expect(validator(name)(body())).toBe(true);
+    const details = body();
+    (details.purchase as Node).currncy = 'EUR';
+    expect(validator(name)(details)).toBe(false);
+    const product = body();
     ((product.purchase as Node).products as Node[])[0]!.prize = 1;
-    expect(validator('BillingTemplateCreate')(product)).toBe(false);
+    expect(validator(name)(product)).toBe(false);
+    const none = body();
+    (none.purchase as Node).products = [];
+    expect(validator(name)(none)).toBe(false);
   });
 
   it('requires brand_id, purchase and is_subscription on create', () => {
