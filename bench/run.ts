@@ -50,6 +50,9 @@ console.log(
   `start-up to the first answered request (in-process): simulator ${throughput.startupMs[0]} ms, prism ${throughput.startupMs[1]} ms`,
 );
 
+console.log('\nstart-up from compiled JS to the first answered request, beside a bare node:http server (the floor)');
+show('startup.ts');
+
 console.log('\npersistence: in memory beside --data (a temporary SQLite file); 1,000 monthly subscribers with saved cards, over HTTP');
 show('persistence.ts');
 

@@ -13,8 +13,7 @@ import { parseAllowedHost, parseCorsOrigin } from './http/hosts.ts';
 import { MAX_EVENTS_PER_SANDBOX } from './engine/limits.ts';
 import { DEFAULT_HOST, DEFAULT_PORT, startSimulator, type RunningSimulator } from './index.ts';
 import { createSnapshotValidator } from './store/snapshot.ts';
-import { exportFromDataFile, importIntoDataFile } from './store/snapshot-files.ts';
-import { DataFileError } from './store/sqlite.ts';
+import { DataFileError } from './store/sqlite-rows.ts';
 import { integerFlag, parseCommand, requiredFlag, stringFlag, UsageError, type FlagSpec } from './cli-args.ts';
 
 const USAGE = `usage: billing-sim [serve|contract|export|import] [flags]   (no command: serve)
@@ -217,6 +216,7 @@ async function exportCommand(args: string[]): Promise<void> {
   const sandboxId = stringFlag(values.sandbox) ?? createIds(integerFlag(values.seed, 'seed', 'export') ?? DEFAULT_SEED).uuid();
   // The snapshot holds the webhook private key: what this process creates is readable by its owner only.
   process.umask(0o077);
+  const { exportFromDataFile } = await import('./store/snapshot-files.ts');
   await exportFromDataFile({ dataFile, sandboxId, out, wall, validator: createSnapshotValidator(loadSpec(), wall) });
   console.log(`billing-sim: exported sandbox ${sandboxId} of ${dataFile} to ${out}`);
 }
@@ -228,6 +228,7 @@ async function importCommand(args: string[]): Promise<void> {
   if (positionals.length !== 1) throw new UsageError(`expected 1 snapshot file, got ${positionals.length}`, 'import');
   const dataFile = requiredFlag(values.data, 'data', 'import');
   const file = positionals[0]!;
+  const { importIntoDataFile } = await import('./store/snapshot-files.ts');
   const sandbox = await importIntoDataFile({ dataFile, file, wall, ids: createIds(), validator: createSnapshotValidator(loadSpec(), wall) });
   const token = await new TokenService(stringFlag(values.secret) ?? DEFAULT_SECRET, wall).sign(sandbox.id);
   console.log(`billing-sim: imported ${file} into ${dataFile}

@@ -8,7 +8,7 @@ import { createDefaultSandbox, DEFAULT_SEED } from './engine/sandboxes.ts';
 import { createIds, type CountedIds } from './engine/ids.ts';
 import { loadSpec } from './contract/spec.ts';
 import { createSnapshotValidator } from './store/snapshot.ts';
-import { SqliteStore } from './store/sqlite.ts';
+import type { SqliteStore } from './store/sqlite.ts';
 import { createApp } from './http/app.ts';
 import { parseAllowedHost, parseCorsOrigin } from './http/hosts.ts';
 import { MemoryStore, type Store } from './store/store.ts';
@@ -60,14 +60,16 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const spec = loadSpec();
   // With --seed, every id comes from seed + 1 too; the data file says how far an earlier run drew.
   let ids: CountedIds | undefined;
-  const store: Store = options.dataFile
-    ? await SqliteStore.open(options.dataFile, {
+  // The data file's modules (better-sqlite3 among them) load only when there is one.
+  const dataStore: SqliteStore | undefined = options.dataFile
+    ? await (await import('./store/sqlite.ts')).SqliteStore.open(options.dataFile, {
         idsPosition: options.seed === undefined ? undefined : () => ids?.drawn() ?? 0,
         validate: createSnapshotValidator(spec, clock).checkStored,
         report: logError,
       })
-    : new MemoryStore();
-  ids = createIds(options.seed === undefined ? undefined : seed + 1, store instanceof SqliteStore && options.seed !== undefined ? store.idsDrawn : 0);
+    : undefined;
+  const store: Store = dataStore ?? new MemoryStore();
+  ids = createIds(options.seed === undefined ? undefined : seed + 1, dataStore && options.seed !== undefined ? dataStore.idsDrawn : 0);
   const defaultId = createIds(seed).uuid();
   if (!store.get(defaultId)) store.put(createDefaultSandbox(seed, clock, createIds(seed)));
   const sandbox = store.get(defaultId)!;
@@ -90,6 +92,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   // Running clocks bill as wall time passes, requests or not.
   for (const sandbox of store.all()) app.services.background.wake(sandbox.id);
   await listen(server, options.port ?? DEFAULT_PORT, host);
+  // Listening first: the validators compile while the first requests are answered.
+  void app.warmUp();
   const { address, port } = server.address() as AddressInfo;
   const url = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
   return {

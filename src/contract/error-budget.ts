@@ -8,8 +8,8 @@
 // errors of an `anyOf` branch that later turns out not to matter: a schema offering two kinds of
 // array in an anyOf could be cut short on a valid body. openapi.yaml has no such schema.
 
-import { _, type ErrorObject, type KeywordCxt, type KeywordDefinition, type Name, type ValidateFunction } from 'ajv';
-import namesModule from 'ajv/dist/compile/names.js';
+import type { ErrorObject, KeywordCxt, KeywordDefinition, Name, ValidateFunction } from 'ajv';
+import { requireLater } from './lazy.ts';
 import { RAW_ERROR_BUDGET } from './limits.ts';
 
 /** The variables of ajv's generated code: `errors` counts, `vErrors` holds them. */
@@ -17,9 +17,13 @@ interface CodeNames {
   errors: Name;
   vErrors: Name;
 }
-// ajv is CommonJS: under ESM its default export arrives as `default` of the module object.
-const moduleObject = namesModule as unknown as CodeNames & { default?: CodeNames };
-const names: CodeNames = moduleObject.default ?? moduleObject;
+
+/** ajv's code generator and its variable names, loaded with ajv (lazy.ts). */
+function codegen(): { _: typeof import('ajv')._; names: CodeNames } {
+  const { _ } = requireLater('ajv') as typeof import('ajv');
+  const names = (requireLater('ajv/dist/compile/names.js') as { default: CodeNames }).default;
+  return { _, names };
+}
 
 export const ERROR_BUDGET_KEYWORD = 'x-error-budget';
 
@@ -38,6 +42,7 @@ export const errorBudgetKeyword: KeywordDefinition = {
   keyword: ERROR_BUDGET_KEYWORD,
   schemaType: 'number',
   code(cxt: KeywordCxt) {
+    const { _, names } = codegen();
     const thrower = cxt.gen.scopeValue('func', { ref: stop });
     cxt.gen.if(_`${names.errors} > ${cxt.schema as number}`, () => cxt.gen.code(_`${thrower}(${names.vErrors})`));
   },

@@ -6,13 +6,16 @@
 // (ECMAScript's range: ±8.64e15 ms around 1970, beyond which it gives NaN too).
 
 import type { FormatDefinition } from 'ajv';
-import { fullFormats } from 'ajv-formats/dist/formats.js';
+import { onFirstUse, requireLater } from './lazy.ts';
 
-/** ajv-formats' own check (`{validate, compare}` in its full mode), which this one narrows. */
-const rfc3339 = (fullFormats['date-time'] as { validate: (text: string) => boolean }).validate;
+/** ajv-formats' own check (`{validate, compare}` in its full mode), which this one narrows; loaded with ajv (lazy.ts). */
+const rfc3339 = onFirstUse(() => {
+  const { fullFormats } = requireLater('ajv-formats/dist/formats.js') as typeof import('ajv-formats/dist/formats.js');
+  return (fullFormats['date-time'] as { validate: (text: string) => boolean }).validate;
+});
 
 export function isRepresentableDateTime(text: string): boolean {
-  return rfc3339(text) && Number.isFinite(Date.parse(text));
+  return rfc3339()(text) && Number.isFinite(Date.parse(text));
 }
 
 /** Replaces ajv-formats' `date-time` (added by `addFormats`) on an ajv instance. */

@@ -4,7 +4,8 @@
 
 import type { ValidateFunction } from 'ajv';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { compile, createSchemaSet } from './schemas.ts';
+import { onFirstUse } from './lazy.ts';
+import { compile, createSchemaSet, type SchemaSet } from './schemas.ts';
 import { HTTP_METHODS, resolveRef } from './spec.ts';
 
 export interface Operation {
@@ -14,12 +15,16 @@ export interface Operation {
   /** false for the few operations declared with `security: []` (health, sandbox creation). */
   secured: boolean;
   pathParams: string[];
-  /** Validates the JSON body; absent when the operation takes none. */
-  body?: ValidateFunction;
+  /**
+   * Validates the JSON body; undefined when the operation takes none. Compiled on the first call
+   * and kept: a start compiles nothing (about half of it was compiling every operation).
+   */
+  body: () => ValidateFunction | undefined;
   bodyRequired: boolean;
-  /** Validates (and coerces) the query string; absent when the operation declares no query parameter. */
-  query?: ValidateFunction;
+  /** Validates (and coerces) the query string; undefined without query parameters. Compiled as `body`. */
+  query: () => ValidateFunction | undefined;
 }
+
 
 interface Route {
   pattern: RegExp;
@@ -38,6 +43,19 @@ export class RouteTable {
 
   get operations(): Operation[] {
     return this.routes.flatMap((route) => [...route.operations.values()]);
+  }
+
+  /**
+   * Compiles every operation's validators, one operation per turn of the event loop, so that a
+   * server that has just started answers its first requests at once and soon pays no compile on
+   * any. Resolves when all are compiled.
+   */
+  async warmUp(): Promise<void> {
+    for (const operation of this.operations) {
+      await new Promise((resolve) => setImmediate(resolve));
+      operation.body();
+      operation.query();
+    }
   }
 
   match(method: string, path: string): RouteMatch {
@@ -91,7 +109,7 @@ function compilePath(path: string): Pick<Route, 'pattern' | 'params' | 'staticSe
   return { pattern: new RegExp(`^${source}/?$`), params, staticSegments };
 }
 
-function queryValidator(parameters: OpenAPIV3_1.ParameterObject[], ajv: ReturnType<typeof createSchemaSet>['query'], where: string) {
+function queryValidator(parameters: OpenAPIV3_1.ParameterObject[], schemas: SchemaSet, where: string) {
   const query = parameters.filter((parameter) => parameter.in === 'query');
   if (query.length === 0) return undefined;
   const schema: OpenAPIV3_1.SchemaObject = {
@@ -100,7 +118,7 @@ function queryValidator(parameters: OpenAPIV3_1.ParameterObject[], ajv: ReturnTy
     properties: Object.fromEntries(query.map((parameter) => [parameter.name, (parameter.schema ?? {}) as OpenAPIV3_1.SchemaObject])),
     required: query.filter((parameter) => parameter.required).map((parameter) => parameter.name),
   };
-  return compile(ajv, schema, `${where} query`);
+  return compile(schemas.query(), schema, `${where} query`);
 }
 
 export function buildRouteTable(doc: OpenAPIV3_1.Document): RouteTable {
@@ -124,9 +142,9 @@ export function buildRouteTable(doc: OpenAPIV3_1.Document): RouteTable {
         path,
         secured: (raw.security ?? doc.security ?? []).length > 0,
         pathParams: parameters.filter((p) => p.in === 'path').map((p) => p.name),
-        body: bodySchema ? compile(schemas.body, bodySchema, `${where} body`) : undefined,
+        body: onFirstUse(() => (bodySchema ? compile(schemas.body(), bodySchema, `${where} body`) : undefined)),
         bodyRequired: requestBody?.required ?? false,
-        query: queryValidator(parameters, schemas.query, where),
+        query: onFirstUse(() => queryValidator(parameters, schemas, where)),
       });
     }
     routes.push({ ...compilePath(path), operations });

@@ -1,16 +1,17 @@
 // One ajv instance per kind of input, each holding every component schema of openapi.yaml once.
 // References are rewritten from `#/components/schemas/X` to an absolute id, because ajv compiles
-// schemas, not OpenAPI documents. A schema that does not compile stops the server at start-up.
+// schemas, not OpenAPI documents. Compiled on first use; test/unit/routes.test.ts compiles every one.
 // `date-time` is the representable kind (instants.ts); an array past its maxItems is not validated
 // item by item (`lazyItems`), and a validation stops once it has too many errors (error-budget.ts).
 // `x-default` is the document's default of a body field (openapi.yaml's header says why it is not
 // `default`): an annotation, which ajv is told about and never applies.
 
 import type { AnySchema, ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import addFormats from 'ajv-formats';
+import type { FormatsPlugin } from 'ajv-formats';
 import { ERROR_BUDGET, errorBudgetKeyword } from './error-budget.ts';
+import { onFirstUse, requireLater } from './lazy.ts';
 import { representableDateTime } from './instants.ts';
 
 const SCHEMA_BASE = 'https://billing-sim.local/schemas/';
@@ -47,18 +48,21 @@ function lazyItems(schema: Record<string, unknown>): Record<string, unknown> {
   return 'if' in rest ? { ...rest, allOf: [...((rest.allOf as unknown[] | undefined) ?? []), lazy] } : { ...rest, ...lazy };
 }
 
+/** The two ajv instances, each made on first use: registering every component takes a while. */
 export interface SchemaSet {
   /** Request bodies: exact types, no defaults filled in (the domain applies them). */
-  body: Ajv2020;
+  body: () => Ajv2020;
   /** Query strings: strings coerced to the declared types. */
-  query: Ajv2020;
+  query: () => Ajv2020;
 }
 
 function createAjv(doc: OpenAPIV3_1.Document, coerce: boolean, allErrors = true): Ajv2020 {
   // strictRequired off: a name in `required` may be declared by a schema composed with allOf, which
   // ajv counts only when it happens to inline that schema; the document's unit test checks them all.
+  const { Ajv2020 } = requireLater('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+  const { default: addFormats } = requireLater('ajv-formats') as { default: FormatsPlugin };
   const ajv = new Ajv2020({ strict: true, strictRequired: false, allErrors, allowUnionTypes: true, coerceTypes: coerce, verbose: true });
-  addFormats.default(ajv);
+  addFormats(ajv);
   ajv.addFormat('date-time', representableDateTime);
   ajv.addKeyword(errorBudgetKeyword);
   ajv.addKeyword(DEFAULT_KEYWORD);
@@ -69,16 +73,9 @@ function createAjv(doc: OpenAPIV3_1.Document, coerce: boolean, allErrors = true)
 }
 
 export function createSchemaSet(doc: OpenAPIV3_1.Document): SchemaSet {
-  const set = { body: createAjv(doc, false), query: createAjv(doc, true) };
-  // Compiling each component now surfaces a broken schema at start-up, not on the first request.
-  for (const name of Object.keys(doc.components?.schemas ?? {})) {
-    try {
-      set.body.getSchema(SCHEMA_BASE + name);
-    } catch (error) {
-      throw new Error(`openapi.yaml: components/schemas/${name} does not compile: ${(error as Error).message}`);
-    }
-  }
-  return set;
+  // Nothing is compiled here: each operation compiles its validators on first use (routes.ts), so
+  // a start does not wait for them. test/unit/routes.test.ts compiles them all.
+  return { body: onFirstUse(() => createAjv(doc, false)), query: onFirstUse(() => createAjv(doc, true)) };
 }
 
 /**

@@ -45,6 +45,8 @@ export interface AppDeps {
 export interface App {
   express: Express;
   services: Services;
+  /** Compiles every operation's validators in small steps (RouteTable.warmUp); otherwise each compiles on first use. */
+  warmUp(): Promise<void>;
 }
 
 export function createApp(deps: AppDeps): App {
@@ -74,5 +76,5 @@ export function createApp(deps: AppDeps): App {
   app.use(dispatcher({ routes, publicHandlers, sandboxHandlers }, services));
   app.use(notFoundHandler);
   app.use(errorHandler(logError));
-  return { express: app, services };
+  return { express: app, services, warmUp: () => routes.warmUp() };
 }

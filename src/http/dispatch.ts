@@ -52,13 +52,15 @@ function validatedInput(operation: Operation, req: Request, params: Record<strin
   if (operation.pathParams.some((name) => !UUID.test(params[name] ?? ''))) throw notFound();
   // Query names are the client's, like body keys: `?__proto__=1` stays a plain entry.
   const query = Object.assign(Object.create(null) as Record<string, unknown>, req.query);
-  if (operation.query) check(operation.query, query);
-  if (!operation.body) {
+  const queryValidator = operation.query();
+  if (queryValidator) check(queryValidator, query);
+  const bodyValidator = operation.body();
+  if (!bodyValidator) {
     if (!READS.has(req.method) && req.method !== 'DELETE') rejectUnexpectedBody(req.body);
     return { query, body: {} as Input };
   }
   const body = req.body === undefined ? {} : req.body;
-  check(operation.body, body);
+  check(bodyValidator, body);
   return { query, body: body as Input };
 }
 

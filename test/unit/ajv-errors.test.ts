@@ -10,7 +10,7 @@ import { buildRouteTable } from '../../src/contract/routes.ts';
 import { loadSpec } from '../../src/contract/spec.ts';
 
 const routes = buildRouteTable(loadSpec());
-const validator = (operationId: string) => routes.operations.find((operation) => operation.operationId === operationId)!.body!;
+const validator = (operationId: string) => routes.operations.find((operation) => operation.operationId === operationId)!.body()!;
 const PROTOTYPE_NAMES = Object.getOwnPropertyNames(Object.prototype);
 const ONE_MIB_OF_ONES = Array.from({ length: 524_000 }, () => 1);
 

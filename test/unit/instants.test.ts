@@ -8,7 +8,7 @@ import { buildRouteTable } from '../../src/contract/routes.ts';
 import { loadSpec } from '../../src/contract/spec.ts';
 
 const routes = buildRouteTable(loadSpec());
-const body = (operationId: string) => routes.operations.find((operation) => operation.operationId === operationId)!.body!;
+const body = (operationId: string) => routes.operations.find((operation) => operation.operationId === operationId)!.body()!;
 
 describe('date-time accepts only instants Date.parse can represent', () => {
   it('refuses leap seconds, which RFC 3339 allows and Date.parse reads as NaN', () => {
