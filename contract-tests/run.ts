@@ -12,8 +12,18 @@ export interface ContractOptions {
   token?: string;
   /** A second account's token, for the isolation checks. */
   token2?: string;
-  /** Write a JUnit XML report here. */
+  /** The brand to create templates and purchases for; default: one an existing object names. */
+  brandId?: string;
+  /** Write a JUnit XML report here (relative to the current folder). */
   junit?: string;
+  /** Keep what the suite created instead of deleting it at the end. */
+  keep?: boolean;
+  /** Print each failed check's exchanges. */
+  verbose?: boolean;
+  /** Only these groups of checks (a check file's top-level describe). */
+  groups?: string[];
+  /** Only the checks of this level. */
+  level?: 'normative' | 'informative';
   /** Only check files whose path contains one of these. */
   filters?: string[];
 }
@@ -23,7 +33,12 @@ export async function runContract(options: ContractOptions): Promise<number> {
     CONTRACT_BASE_URL: options.baseUrl,
     CONTRACT_TOKEN: options.token,
     CONTRACT_TOKEN2: options.token2,
+    CONTRACT_BRAND_ID: options.brandId,
     CONTRACT_JUNIT: options.junit,
+    CONTRACT_KEEP: options.keep ? '1' : undefined,
+    CONTRACT_VERBOSE: options.verbose ? '1' : undefined,
+    CONTRACT_GROUP: options.groups?.length ? options.groups.join(',') : undefined,
+    CONTRACT_LEVEL: options.level,
   };
   for (const [name, value] of Object.entries(env)) if (value !== undefined) process.env[name] = value;
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `billing-sim [serve|contract|export|import] [flags]` (no command: serve), `billing-sim --version`,
+// `billing-sim [serve|contract|proxy|export|import] [flags]` (no command: serve), `billing-sim --version`,
 // `billing-sim [command] --help`. Every flag also comes from the environment as BILLING_SIM_<FLAG>
 // (cli-args.ts). Exit codes: 0 ok, 1 a failed check, 2 a usage or configuration error (one line).
 // Parses flags into options and calls the library; nothing else happens here.
@@ -11,16 +11,17 @@ import { createIds } from './engine/ids.ts';
 import { DEFAULT_SECRET, TokenService } from './http/auth.ts';
 import { parseAllowedHost, parseCorsOrigin } from './http/hosts.ts';
 import { MAX_EVENTS_PER_SANDBOX } from './engine/limits.ts';
-import { DEFAULT_HOST, DEFAULT_PORT, startSimulator, type RunningSimulator } from './index.ts';
+import { DEFAULT_HOST, DEFAULT_PORT, startSimulator } from './index.ts';
 import { createSnapshotValidator } from './store/snapshot.ts';
 import { DataFileError } from './store/sqlite-rows.ts';
 import { integerFlag, parseCommand, requiredFlag, stringFlag, UsageError, type FlagSpec } from './cli-args.ts';
 
-const USAGE = `usage: billing-sim [serve|contract|export|import] [flags]   (no command: serve)
+const USAGE = `usage: billing-sim [serve|contract|proxy|export|import] [flags]   (no command: serve)
        billing-sim <command> --help     the command's flags
        billing-sim --version
   serve     runs the simulator (API under /api/v1, control API under /sim/v1, dashboard at /)
   contract  checks a server against openapi.yaml (without --base-url: a simulator it starts)
+  proxy     forwards to a server and checks its live traffic against openapi.yaml
   export    writes a sandbox of a data file as a JSON snapshot
   import    adds a JSON snapshot to a data file as a new sandbox
 Every flag can also be set in the environment as BILLING_SIM_<FLAG>, e.g. BILLING_SIM_PORT=4011,
@@ -61,19 +62,56 @@ const CONTRACT_FLAGS: Record<string, FlagSpec> = {
   'base-url': { type: 'string' },
   token: { type: 'string' },
   token2: { type: 'string' },
+  'brand-id': { type: 'string' },
   junit: { type: 'string' },
+  keep: { type: 'boolean' },
+  verbose: { type: 'boolean' },
+  group: { type: 'string', multiple: true },
+  level: { type: 'string' },
 };
 
-const CONTRACT_USAGE = `usage: billing-sim contract [--base-url URL --token TOKEN] [--token2 TOKEN] [--junit FILE] [FILTER]...
-  checks a server against openapi.yaml; exit 1 when a normative check fails
+const CONTRACT_USAGE = `usage: billing-sim contract [--base-url URL --token TOKEN] [--token2 TOKEN] [--brand-id ID] [--junit FILE]
+                            [--keep] [--verbose] [--group NAME]... [--level normative|informative] [FILTER]...
+  checks a server against openapi.yaml; exit 1 when a normative check fails, 2 when the target cannot be
+  checked (the preflight says what to pass)
   --base-url  the API base URL of the server to check, e.g. http://127.0.0.1:4010/api/v1 (default: a
               simulator started for the run, with two fresh sandboxes)
   --token     bearer token of an account on that server
   --token2    bearer token of a second account, for the isolation checks
-  --junit     write a JUnit XML report to this file
+  --brand-id  the brand the suite creates templates and purchases for (default: taken from an existing
+              template or purchase of the account; an empty account needs it)
+  --junit     write a JUnit XML report to this file (relative to the current folder)
+  --keep      keep what the suite created (default: deleted at the end, where the API allows)
+  --verbose   print each failed check's requests and answers
+  --group     only this group of checks, e.g. clients (repeatable)
+  --level     only normative checks (spec rules) or only informative ones
   FILTER      only the check files whose path contains it, e.g. checks/clients
 Each flag also from the environment: BILLING_SIM_BASE_URL, BILLING_SIM_TOKEN, BILLING_SIM_TOKEN2,
-BILLING_SIM_JUNIT (or CONTRACT_BASE_URL, CONTRACT_TOKEN, CONTRACT_TOKEN2, CONTRACT_JUNIT).`;
+BILLING_SIM_BRAND_ID, BILLING_SIM_JUNIT, BILLING_SIM_KEEP, BILLING_SIM_VERBOSE, BILLING_SIM_GROUP,
+BILLING_SIM_LEVEL (or CONTRACT_BASE_URL, CONTRACT_TOKEN, CONTRACT_TOKEN2, CONTRACT_BRAND_ID, CONTRACT_JUNIT).`;
+
+/** The proxy's default port, beside the simulator's. */
+const DEFAULT_PROXY_PORT = 4011;
+
+const PROXY_FLAGS: Record<string, FlagSpec> = {
+  upstream: { type: 'string' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  report: { type: 'string' },
+  junit: { type: 'string' },
+};
+
+const PROXY_USAGE = `usage: billing-sim proxy --upstream URL [--port N] [--host HOST] [--report FILE] [--junit FILE]
+  a validating proxy: forwards every request to the upstream server and checks each request and answer
+  against openapi.yaml; every violation is logged (operation, where, what), GET /__proxy/report gives
+  the tally, and on exit (SIGINT/SIGTERM) the report is written
+  --upstream  the server to forward to, e.g. https://api.example.test (its origin; paths are kept)
+  --port      port to listen on (default ${DEFAULT_PROXY_PORT})
+  --host      address to bind (default ${DEFAULT_HOST})
+  --report    write the report as JSON to this file on exit
+  --junit     write the report as JUnit XML to this file on exit (one test case per operation seen)
+Each flag also from the environment: BILLING_SIM_UPSTREAM, BILLING_SIM_PORT, BILLING_SIM_HOST,
+BILLING_SIM_REPORT, BILLING_SIM_JUNIT.`;
 
 const EXPORT_FLAGS: Record<string, FlagSpec> = {
   data: { type: 'string' },
@@ -153,7 +191,7 @@ async function serve(args: string[]): Promise<void> {
  * Work still running after STOP_GRACE_MS is left (nothing it did was answered, so nothing answered
  * is lost); a second signal exits at once.
  */
-function stopOnSignals(sim: RunningSimulator): void {
+function stopOnSignals(sim: { stop(): Promise<void> }): void {
   let stopping = false;
   const stop = (reason: string) => {
     if (stopping) process.exit(0);
@@ -194,15 +232,48 @@ async function contract(args: string[]): Promise<number> {
   if (!parsed) return 0;
   const { values, positionals } = parsed;
   const env = process.env;
+  const level = stringFlag(values.level);
+  if (level !== undefined && level !== 'normative' && level !== 'informative') {
+    throw new UsageError(`--level must be normative or informative, got "${level}"`, 'contract');
+  }
   // Loaded only for this command: the suite brings vitest.
   const { runContract } = await import('../contract-tests/run.ts');
   return runContract({
     baseUrl: stringFlag(values['base-url']) ?? env.CONTRACT_BASE_URL,
     token: stringFlag(values.token) ?? env.CONTRACT_TOKEN,
     token2: stringFlag(values.token2) ?? env.CONTRACT_TOKEN2,
+    brandId: stringFlag(values['brand-id']) ?? env.CONTRACT_BRAND_ID,
     junit: stringFlag(values.junit) ?? env.CONTRACT_JUNIT,
+    keep: values.keep === true,
+    verbose: values.verbose === true,
+    groups: (values.group as string[] | undefined) ?? [],
+    level,
     filters: positionals,
   });
+}
+
+async function proxy(args: string[]): Promise<void> {
+  const parsed = parseCommand('proxy', args, PROXY_FLAGS, PROXY_USAGE);
+  if (!parsed) return;
+  const { values, positionals } = parsed;
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`, 'proxy');
+  const upstream = requiredFlag(values.upstream, 'upstream', 'proxy');
+  if (!URL.canParse(upstream) || !/^https?:$/.test(new URL(upstream).protocol)) {
+    throw new UsageError(`--upstream must be an http(s) URL, got "${upstream}"`, 'proxy');
+  }
+  const port = integerFlag(values.port, 'port', 'proxy');
+  if (port !== undefined && port > 65_535) throw new UsageError(`--port must be at most 65535, got ${port}`, 'proxy');
+  const { startProxy } = await import('./proxy/proxy.ts');
+  const running = await startProxy({
+    upstream,
+    port: port ?? DEFAULT_PROXY_PORT,
+    host: stringFlag(values.host) ?? DEFAULT_HOST,
+    reportFile: stringFlag(values.report),
+    junitFile: stringFlag(values.junit),
+  });
+  stopOnSignals(running);
+  console.log(`billing-sim proxy listening on ${running.url}/, forwarding to ${upstream}
+  report         ${running.url}/__proxy/report`);
 }
 
 async function exportCommand(args: string[]): Promise<void> {
@@ -250,6 +321,9 @@ async function main(argv: string[]): Promise<number | undefined> {
       return undefined;
     case 'contract':
       return contract(args);
+    case 'proxy':
+      await proxy(args);
+      return undefined;
     case 'export':
       await exportCommand(args);
       return 0;

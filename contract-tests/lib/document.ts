@@ -67,3 +67,45 @@ export async function assertDocumented(method: string, documentPath: string, res
     );
   }
 }
+
+/** Where in a response a departure from the document lies. */
+export interface ResponseIssue {
+  part: 'status' | 'content-type' | 'headers' | 'body';
+  /** The body field (`['purchase', 'products', '0', 'price']`, a missing property included) or the header; empty for the whole part. */
+  path: string[];
+  message: string;
+}
+
+/**
+ * documentViolations, located: for the validating proxy (src/proxy/), which reports each departure by
+ * operation and field. Undefined when the document has no operation for the request.
+ */
+export async function responseIssues(
+  method: string,
+  documentPath: string,
+  response: SeenResponse,
+): Promise<{ operationId: string; issues: ResponseIssue[] } | undefined> {
+  const resource = await operationOf(method, documentPath);
+  if (!resource) return undefined;
+  const operationId = resource.iid ?? resource.id;
+  const codes = resource.responses.map((r) => r.code);
+  if (!codes.includes(String(response.status)) && !codes.includes('default')) {
+    const message = `status ${response.status} is not documented for ${operationId} (documented: ${codes.join(', ')})`;
+    return { operationId, issues: [{ part: 'status', path: [], message }] };
+  }
+  const result = validateOutput({ resource, element: { statusCode: response.status, headers: response.headers, body: response.body } });
+  if (result._tag === 'Right') return { operationId, issues: [] };
+  const issues = result.left
+    .filter((d) => d.severity === 0)
+    .map((d): ResponseIssue => {
+      const [where, ...path] = (d.path ?? []).map(String);
+      if (where === 'header') return { part: 'headers', path, message: d.message };
+      // Prism reports a missing property at its parent (`body`, "must have required property 'brand_id'");
+      // it is named here as the error body names it (src/contract/ajv-errors.ts).
+      const missing = /must have required property '([^']+)'/.exec(d.message)?.[1];
+      if (where === 'body') return { part: 'body', path: missing === undefined ? path : [...path, missing], message: d.message };
+      // The media-type diagnostic is the one without a path.
+      return { part: /media type/.test(d.message) ? 'content-type' : 'body', path: [], message: d.message };
+    });
+  return { operationId, issues };
+}

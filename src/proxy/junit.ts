@@ -1,0 +1,49 @@
+// The report as JUnit XML, for CI systems that show test results: one test case per operation seen,
+// failing with its violations (one line each, as logged), passing when it had none.
+
+import type { OperationReport, ProxyReport } from './tally.ts';
+import { violationLine } from './tally.ts';
+
+const escapeXml = (text: string): string =>
+  // Characters XML 1.0 cannot hold at all (control characters a body may echo) are dropped.
+  text
+    .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
+
+function testCase(name: string, operation: OperationReport): string {
+  const title = escapeXml(`${name} (${operation.method} ${operation.path})`);
+  const out = escapeXml(
+    `${operation.exchanges} exchange(s), ${operation.upstream_errors} unanswered by the upstream, ${operation.unchecked} too large or unreadable to check`,
+  );
+  if (operation.violations === 0) {
+    return `    <testcase classname="openapi.yaml" name="${title}">\n      <system-out>${out}</system-out>\n    </testcase>`;
+  }
+  const more = operation.violations - operation.listed.length;
+  const lines = operation.listed.map((violation) => violationLine(name, violation));
+  if (more > 0) lines.push(`… and ${more} more`);
+  const message = escapeXml(`${operation.violations} violation(s) of openapi.yaml in ${operation.exchanges} exchange(s)`);
+  return [
+    `    <testcase classname="openapi.yaml" name="${title}">`,
+    `      <failure message="${message}" type="violation">${escapeXml(lines.join('\n'))}</failure>`,
+    `      <system-out>${out}</system-out>`,
+    '    </testcase>',
+  ].join('\n');
+}
+
+export function toJUnit(report: ProxyReport): string {
+  const entries = Object.entries(report.operations);
+  const failures = entries.filter(([, operation]) => operation.violations > 0).length;
+  const suite = escapeXml(`billing-sim proxy → ${report.upstream}`);
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="${suite}" tests="${entries.length}" failures="${failures}" errors="0">`,
+    `  <testsuite name="${suite}" tests="${entries.length}" failures="${failures}" errors="0" skipped="0" timestamp="${report.started}">`,
+    ...entries.map(([name, operation]) => testCase(name, operation)),
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
