@@ -1,58 +1,84 @@
-// The suite's summary: passed / failed / skipped per group (the top-level describe of each check
-// file), then the skip reasons and the warnings of informative checks, which do not fail the run.
+// The suite's console output, the only reporter on the screen (vitest's default one printed stack
+// frames, diffs and the same message many times). For CI, compact:
+//   ✗ [CLI-GET] normative — expected full_name = "Jane Doe", got "Forged"
+//     GET /clients/{id}/ returns the client as created · cites openapi.yaml#getClient
+//     last exchange: GET http://127.0.0.1:4010/api/v1/clients/61ca…/ → 200
+// that is at most three lines for a failed check, the same for an informative check that warned
+// (⚠, never ✓); then each group's tally, each skip reason once with its count, and a last line
+// `N passed, N failed, N skipped, N warnings`. With CONTRACT_VERBOSE=1 (`--verbose`) each failure
+// and warning also shows its exchanges, and what the checks logged is printed.
 
-import type { Reporter, TestCase, TestModule } from 'vitest/node';
+import type { SerializedError, UserConsoleLog } from 'vitest';
+import type { Reporter, TestModule, TestRunEndReason, TestSpecification } from 'vitest/node';
+import { collectResults, tallies, type CheckResult, type RunError, type RunResults, type Tally } from './lib/results.ts';
 
-interface Tally {
-  passed: number;
-  failed: number;
-  skipped: number;
-  warned: number;
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** A failed or warned check: at most three lines, and its exchanges when verbose. */
+export function describeCheck(check: CheckResult, verbose: boolean): string[] {
+  const mark = check.outcome === 'warned' ? '⚠' : '✗';
+  const failure = check.failure;
+  const lines = [`${mark} [${check.id}] ${check.level ?? 'check'} — ${failure?.summary ?? check.outcome}`];
+  lines.push(`    ${check.title}${check.cites ? ` · cites ${check.cites}` : ''}`);
+  if (failure?.lastExchange) lines.push(`    last exchange: ${failure.lastExchange}`);
+  if (verbose && failure && failure.exchanges.length) {
+    lines.push(`    exchanges${failure.exchangesLeftOut ? ` (the last ${failure.exchanges.length}; ${failure.exchangesLeftOut} before them not shown)` : ''}:`);
+    for (const exchange of failure.exchanges) lines.push(...exchange.split('\n').map((line) => `    ${line}`));
+  }
+  return lines;
 }
 
-function groupOf(test: TestCase): string {
-  let node: TestCase['parent'] = test.parent;
-  let name = test.module.relativeModuleId.replace(/^.*\//, '').replace(/\.test\.ts$/, '');
-  while (node.type === 'suite') {
-    name = node.name;
-    node = node.parent;
+function describeError(error: RunError, verbose: boolean): string[] {
+  const lines = [`✗ ${error.where}: ${error.message}`];
+  if (verbose && error.stack) lines.push(...error.stack.split('\n').slice(1, 8).map((line) => `    ${line.trim()}`));
+  return lines;
+}
+
+const tallyLine = (name: string, t: Tally) =>
+  `  ${name.padEnd(34)} ${String(t.passed).padStart(4)} passed ${String(t.failed).padStart(4)} failed ${String(t.skipped).padStart(4)} skipped ${String(t.warned).padStart(4)} ${t.warned === 1 ? 'warning' : 'warnings'}`;
+
+/** Everything after the run: warnings, failures, errors outside the checks, the tallies, the skip reasons, the totals. */
+export function summaryLines(results: RunResults, verbose: boolean, reason?: TestRunEndReason): string[] {
+  const { groups, total } = tallies(results.checks);
+  const out: string[] = [];
+  // Warnings, failures and errors first; the tallies and the skip reasons last, where a CI log's
+  // tail shows them.
+  const warned = results.checks.filter((check) => check.outcome === 'warned');
+  if (warned.length) {
+    out.push('', "Warnings (informative checks: billing-sim's decisions where the API spec is silent; they do not fail the run):");
+    for (const check of warned) out.push(...describeCheck(check, verbose));
   }
-  return name;
+  const failed = results.checks.filter((check) => check.outcome === 'failed');
+  if (failed.length) {
+    out.push('', 'Failures:');
+    for (const check of failed) out.push(...describeCheck(check, verbose));
+  }
+  if (results.errors.length) {
+    out.push('', 'Errors outside the checks (they fail the run):');
+    for (const error of results.errors) out.push(...describeError(error, verbose));
+  }
+  out.push('', 'Contract suite summary', ...groups.map(([name, t]) => tallyLine(name, t)), tallyLine('all checks', total));
+  const skips = new Map<string, number>();
+  for (const check of results.checks) if (check.outcome === 'skipped') skips.set(check.skipReason!, (skips.get(check.skipReason!) ?? 0) + 1);
+  if (skips.size) out.push('', 'Skipped (the target cannot do this; not a failure):', ...[...skips].map(([why, n]) => `  ${n} × ${why}`));
+  if (reason === 'interrupted') out.push('', 'The run was interrupted: the checks not finished are counted as skipped.');
+  const extra = [plural(total.warned, 'warning'), ...(results.errors.length ? [plural(results.errors.length, 'error')] : [])];
+  out.push('', `${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped, ${extra.join(', ')}`);
+  return out;
 }
 
 export default class SummaryReporter implements Reporter {
-  onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
-    const groups = new Map<string, Tally>();
-    const warnings: string[] = [];
-    const skips = new Map<string, number>();
-    for (const module of modules) {
-      for (const test of module.children.allTests()) {
-        const tally = groups.get(groupOf(test)) ?? { passed: 0, failed: 0, skipped: 0, warned: 0 };
-        groups.set(groupOf(test), tally);
-        const result = test.result();
-        if (result.state === 'skipped') {
-          tally.skipped += 1;
-          const reason = result.note ?? 'skipped';
-          skips.set(reason, (skips.get(reason) ?? 0) + 1);
-        } else if (result.state === 'failed') tally.failed += 1;
-        else if (result.state === 'passed') tally.passed += 1;
-        const warning = test.meta().warning;
-        if (warning) {
-          tally.warned += 1;
-          warnings.push(warning);
-        }
-      }
-    }
-    const total = [...groups.values()].reduce(
-      (sum, t) => ({ passed: sum.passed + t.passed, failed: sum.failed + t.failed, skipped: sum.skipped + t.skipped, warned: sum.warned + t.warned }),
-      { passed: 0, failed: 0, skipped: 0, warned: 0 },
-    );
-    const line = (name: string, t: Tally) =>
-      `  ${name.padEnd(34)} ${String(t.passed).padStart(4)} passed ${String(t.failed).padStart(4)} failed ${String(t.skipped).padStart(4)} skipped${t.warned ? ` (${t.warned} warning${t.warned > 1 ? 's' : ''})` : ''}`;
-    const out = ['', 'Contract suite summary', ...[...groups].sort(([a], [b]) => a.localeCompare(b)).map(([name, t]) => line(name, t)), line('all checks', total)];
-    if (skips.size) out.push('', 'Skipped (the target cannot do this; not a failure):', ...[...skips].map(([reason, n]) => `  ${n} × ${reason}`));
-    if (warnings.length) out.push('', `Warnings (informative checks: DESIGN.md decisions, not spec rules):`, ...warnings.map((w) => `  ${w.replace(/\n/g, '\n    ')}`));
-    out.push('', `${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
-    console.log(out.join('\n'));
+  private readonly verbose = process.env.CONTRACT_VERBOSE === '1';
+
+  onTestRunStart(specifications: ReadonlyArray<TestSpecification>): void {
+    console.log(`Contract suite: ${plural(specifications.length, 'check file')}…`);
+  }
+
+  onUserConsoleLog(log: UserConsoleLog): void {
+    if (this.verbose) process[log.type === 'stderr' ? 'stderr' : 'stdout'].write(log.content);
+  }
+
+  onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>, reason: TestRunEndReason): void {
+    console.log(summaryLines(collectResults(modules, unhandled), this.verbose, reason).join('\n'));
   }
 }

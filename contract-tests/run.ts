@@ -1,10 +1,15 @@
 // Runs the contract suite: `billing-sim contract …` (src/cli.ts parses the command line) and
 // `npm run contract -- …`. The target is passed to the suite's global setup through CONTRACT_*
-// variables; without a base URL the simulator is started and checked. Resolves to the exit
-// status: 1 when a normative check fails (an informative one only warns), else 0.
+// variables; without a base URL the simulator is started and checked. With one, the preflight
+// (lib/preflight.ts) first checks that the target can be checked at all — the URL, the tokens, the
+// brand — and a problem ends the run with one line and status 2 before vitest starts; the target it
+// resolved goes to the global setup as CONTRACT_TARGET. Resolves to the exit status: 2 for an
+// unknown group or level (lib/selection.ts) or a preflight problem, 1 when a normative check fails
+// (an informative one only warns), else 0.
 
 import { fileURLToPath } from 'node:url';
-import { startVitest } from 'vitest/node';
+import { preflight } from './lib/preflight.ts';
+import { groupsFromEnvironment, selectionProblem } from './lib/selection.ts';
 
 export interface ContractOptions {
   /** The API base URL, e.g. https://host/api/v1; none: the suite starts a simulator. */
@@ -14,6 +19,11 @@ export interface ContractOptions {
   token2?: string;
   /** The brand to create templates and purchases for; default: one an existing object names. */
   brandId?: string;
+  /**
+   * The second account's brand, for the isolation checks that create templates or purchases in it
+   * (default: env CONTRACT_BRAND_ID2, else one an existing object names; unknown: those checks skip).
+   */
+  brandId2?: string;
   /** Write a JUnit XML report here (relative to the current folder). */
   junit?: string;
   /** Keep what the suite created instead of deleting it at the end. */
@@ -34,6 +44,7 @@ export async function runContract(options: ContractOptions): Promise<number> {
     CONTRACT_TOKEN: options.token,
     CONTRACT_TOKEN2: options.token2,
     CONTRACT_BRAND_ID: options.brandId,
+    CONTRACT_BRAND_ID2: options.brandId2,
     CONTRACT_JUNIT: options.junit,
     CONTRACT_KEEP: options.keep ? '1' : undefined,
     CONTRACT_VERBOSE: options.verbose ? '1' : undefined,
@@ -42,6 +53,28 @@ export async function runContract(options: ContractOptions): Promise<number> {
   };
   for (const [name, value] of Object.entries(env)) if (value !== undefined) process.env[name] = value;
 
+  // A usage error first, before the target is even asked: one line, status 2.
+  const problem = selectionProblem(groupsFromEnvironment(), process.env.CONTRACT_LEVEL);
+  if (problem) {
+    console.error(`billing-sim contract: ${problem}`);
+    return 2;
+  }
+
+  delete process.env.CONTRACT_TARGET;
+  const baseUrl = process.env.CONTRACT_BASE_URL;
+  if (baseUrl) {
+    const { CONTRACT_TOKEN: token, CONTRACT_TOKEN2: token2, CONTRACT_BRAND_ID: brandId, CONTRACT_BRAND_ID2: brandId2 } = process.env;
+    const result = await preflight({ baseUrl, token, token2, brandId, brandId2 });
+    if (!result.ok) {
+      console.error(`billing-sim contract: ${result.problem}`);
+      return 2;
+    }
+    for (const note of result.notes) console.log(note);
+    process.env.CONTRACT_TARGET = JSON.stringify(result.target);
+  }
+
+  // Loaded after the preflight: a run that stops there does not wait for vitest to load.
+  const { startVitest } = await import('vitest/node');
   // The config beside this module: vitest.config.ts in the sources, vitest.config.js once compiled.
   const config = fileURLToPath(new URL(`./vitest.config${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url));
   const vitest = await startVitest('test', options.filters ?? [], { config, run: true, watch: false });

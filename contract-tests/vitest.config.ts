@@ -2,20 +2,32 @@
 // checks any target named by CONTRACT_BASE_URL (or the simulator it starts itself) against
 // openapi.yaml. Its checks never import the simulator's source; the global setup starts a simulator
 // through the package's programmatic entry, src/index.
+//
+// Read from the environment run.ts sets: CONTRACT_GROUP (only the files of those groups are given
+// to vitest), CONTRACT_LEVEL (lib/check.ts registers only that level's checks, so a file may have
+// none), CONTRACT_JUNIT (the report's path, relative to the folder the user ran the command in: this
+// file is loaded in that process, before anything changes folder) and CONTRACT_VERBOSE (reporter.ts).
 
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
-import type { JUnitOptions } from 'vitest/node';
 import SummaryReporter from './reporter.ts';
+import { JUnitReporter } from './lib/junit.ts';
+import { filesOfGroups, groupsFromEnvironment, selectedLevel, selectionProblem } from './lib/selection.ts';
 
-const junit = process.env.CONTRACT_JUNIT;
+const groups = groupsFromEnvironment();
+// run.ts refuses a bad selection before vitest starts; a programmatic start without it stops here.
+const problem = selectionProblem(groups, process.env.CONTRACT_LEVEL);
+if (problem) throw new Error(problem);
+
+const junit = process.env.CONTRACT_JUNIT ? resolve(process.cwd(), process.env.CONTRACT_JUNIT) : undefined;
 
 export default defineConfig({
   test: {
     root: fileURLToPath(new URL('.', import.meta.url)),
     // .ts in the sources, .js in the package. Installed, the suite itself lies under node_modules/,
     // which vitest's default exclude would skip whole.
-    include: ['checks/**/*.test.{ts,js}'],
+    include: (filesOfGroups(groups) ?? ['checks/**/*.test.ts']).map((file) => file.replace(/\.test\.[jt]s$/, '.test.{ts,js}')),
     exclude: ['**/*.d.ts'],
     globalSetup: ['./global-setup'],
     testTimeout: 30_000,
@@ -24,7 +36,9 @@ export default defineConfig({
     // worker instead of once per file (31 s → 13 s for the whole suite). Checks keep no module state
     // between them but the exchange log, which each check resets.
     isolate: false,
-    // JUnit XML: one testcase per check, its name starting with the check's id.
-    reporters: ['default', new SummaryReporter(), ...(junit ? [['junit', { outputFile: junit, suiteName: 'contract' } satisfies Partial<JUnitOptions>] as ['junit', Partial<JUnitOptions>]] : [])],
+    // With --level, a file may hold no check of that level (webhooks has only informative ones).
+    passWithNoTests: selectedLevel() !== undefined,
+    // The JUnit report first, so that the summary's last line is the last one printed.
+    reporters: [...(junit ? [new JUnitReporter(junit)] : []), new SummaryReporter()],
   },
 });

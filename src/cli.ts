@@ -63,6 +63,7 @@ const CONTRACT_FLAGS: Record<string, FlagSpec> = {
   token: { type: 'string' },
   token2: { type: 'string' },
   'brand-id': { type: 'string' },
+  'brand-id2': { type: 'string' },
   junit: { type: 'string' },
   keep: { type: 'boolean' },
   verbose: { type: 'boolean' },
@@ -70,7 +71,7 @@ const CONTRACT_FLAGS: Record<string, FlagSpec> = {
   level: { type: 'string' },
 };
 
-const CONTRACT_USAGE = `usage: billing-sim contract [--base-url URL --token TOKEN] [--token2 TOKEN] [--brand-id ID] [--junit FILE]
+const CONTRACT_USAGE = `usage: billing-sim contract [--base-url URL --token TOKEN] [--token2 TOKEN] [--brand-id ID] [--brand-id2 ID] [--junit FILE]
                             [--keep] [--verbose] [--group NAME]... [--level normative|informative] [FILTER]...
   checks a server against openapi.yaml; exit 1 when a normative check fails, 2 when the target cannot be
   checked (the preflight says what to pass)
@@ -80,6 +81,8 @@ const CONTRACT_USAGE = `usage: billing-sim contract [--base-url URL --token TOKE
   --token2    bearer token of a second account, for the isolation checks
   --brand-id  the brand the suite creates templates and purchases for (default: taken from an existing
               template or purchase of the account; an empty account needs it)
+  --brand-id2 the second account's brand, for the isolation checks that create objects there (default:
+              taken from its objects; unknown, those checks are skipped)
   --junit     write a JUnit XML report to this file (relative to the current folder)
   --keep      keep what the suite created (default: deleted at the end, where the API allows)
   --verbose   print each failed check's requests and answers
@@ -87,8 +90,11 @@ const CONTRACT_USAGE = `usage: billing-sim contract [--base-url URL --token TOKE
   --level     only normative checks (spec rules) or only informative ones
   FILTER      only the check files whose path contains it, e.g. checks/clients
 Each flag also from the environment: BILLING_SIM_BASE_URL, BILLING_SIM_TOKEN, BILLING_SIM_TOKEN2,
-BILLING_SIM_BRAND_ID, BILLING_SIM_JUNIT, BILLING_SIM_KEEP, BILLING_SIM_VERBOSE, BILLING_SIM_GROUP,
-BILLING_SIM_LEVEL (or CONTRACT_BASE_URL, CONTRACT_TOKEN, CONTRACT_TOKEN2, CONTRACT_BRAND_ID, CONTRACT_JUNIT).`;
+BILLING_SIM_BRAND_ID, BILLING_SIM_BRAND_ID2, BILLING_SIM_JUNIT, BILLING_SIM_KEEP, BILLING_SIM_VERBOSE,
+BILLING_SIM_GROUP, BILLING_SIM_LEVEL (or CONTRACT_BASE_URL, CONTRACT_TOKEN, CONTRACT_TOKEN2, CONTRACT_BRAND_ID,
+CONTRACT_BRAND_ID2, CONTRACT_JUNIT).
+What the suite creates in the accounts is deleted at the end where the API allows (--keep keeps it); purchases
+cannot be deleted through the API: they are cancelled where they can be and counted in the last lines.`;
 
 /** The proxy's default port, beside the simulator's. */
 const DEFAULT_PROXY_PORT = 4011;
@@ -243,6 +249,7 @@ async function contract(args: string[]): Promise<number> {
     token: stringFlag(values.token) ?? env.CONTRACT_TOKEN,
     token2: stringFlag(values.token2) ?? env.CONTRACT_TOKEN2,
     brandId: stringFlag(values['brand-id']) ?? env.CONTRACT_BRAND_ID,
+    brandId2: stringFlag(values['brand-id2']) ?? env.CONTRACT_BRAND_ID2,
     junit: stringFlag(values.junit) ?? env.CONTRACT_JUNIT,
     keep: values.keep === true,
     verbose: values.verbose === true,

@@ -1,5 +1,6 @@
-// Spec, Authentication: "Requests carry a bearer credential in JWT form." Every secured operation
-// of openapi.yaml is tried without a token and with a bad one, and must answer 401.
+// Authentication (docs/behaviour.md#authentication; the API spec: "Requests carry a bearer credential
+// in JWT form."). Every secured operation of openapi.yaml is tried without a token and with a bad one,
+// and must answer 401.
 
 import { describe, expect } from 'vitest';
 import { check } from '../lib/check.ts';
@@ -18,7 +19,7 @@ describe('authentication', () => {
       {
         id: `AUTH-NONE-${operation.operationId}`,
         title: `${operation.method} ${operation.path} without a token → 401`,
-        cites: 'Spec, Authentication; openapi.yaml security bearerAuth',
+        cites: 'docs/behaviour.md#authentication: "No header → 401 not_authenticated"; openapi.yaml#/components/securitySchemes/bearerAuth',
         requires: operation.area === 'sim' ? ['clock'] : [],
       },
       async ({ api }) => {
@@ -30,7 +31,7 @@ describe('authentication', () => {
       {
         id: `AUTH-BAD-${operation.operationId}`,
         title: `${operation.method} ${operation.path} with a forged token → 401`,
-        cites: 'Spec, Authentication; openapi.yaml security bearerAuth',
+        cites: 'docs/behaviour.md#authentication: "a malformed or badly signed token … → 401 authentication_failed"; openapi.yaml#/components/securitySchemes/bearerAuth',
         requires: operation.area === 'sim' ? ['clock'] : [],
       },
       async ({ api }) => {

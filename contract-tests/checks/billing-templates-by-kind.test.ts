@@ -4,13 +4,14 @@
 //
 // Read-only fields. The spec says a field is "read-only" or "cannot be changed" but not what the server
 // does with a request that sends it: the normative check is that the stored value never changes (the
-// request is rejected, or accepted without applying it); DESIGN.md §4.10 decides "400 with code
-// read_only", checked by the informative `…-CODE` twin. Missing required fields must be rejected
-// (normative) and nothing created or changed; the exact 400 and code are informative too.
+// request is rejected, or accepted without applying it); billing-sim decides "400 read_only"
+// (docs/behaviour.md#read-only-fields), checked by the informative `…-CODE` twin. Missing required
+// fields must be rejected (normative) and nothing created or changed; the exact 400 and code are
+// informative too.
 
 import { describe, expect } from 'vitest';
 import { check, type CheckContext } from '../lib/check.ts';
-import { ERRORS, READ_ONLY_CODE, SUBSCRIPTION_RULES as RULES, TEMPLATE_TABLE as TABLE } from '../lib/citations.ts';
+import { errorCode, READ_ONLY_CODE } from '../lib/citations.ts';
 import type { ApiClient, Reply } from '../lib/client.ts';
 import {
   addDays,
@@ -86,7 +87,7 @@ describe('billing templates', () => {
     {
       id: 'BT-ISSUB-IMMUTABLE',
       title: 'is_subscription "Cannot be changed when editing" (PATCH, both ways)',
-      cites: `${TABLE}: is_subscription "Cannot be changed when editing"`,
+      cites: 'docs/behaviour.md#template-fields: "is_subscription | … Cannot be changed when editing"; docs/behaviour.md#templates: "is_subscription is set on create and never changes"',
     },
     async (ctx) => {
       const { api } = ctx;
@@ -101,7 +102,7 @@ describe('billing templates', () => {
     {
       id: 'BT-ISSUB-IMMUTABLE-PUT',
       title: 'is_subscription "Cannot be changed when editing" (PUT of a one-time body on a subscription template)',
-      cites: `${TABLE}: is_subscription "Cannot be changed when editing"`,
+      cites: 'docs/behaviour.md#template-fields: "is_subscription | … Cannot be changed when editing"; docs/behaviour.md#templates: "is_subscription is set on create and never changes"',
     },
     async (ctx) => {
       const { api } = ctx;
@@ -127,7 +128,7 @@ describe('billing templates', () => {
   // ----------------------------------------------- invoice fields on subscription templates
 
   for (const field of INVOICE_FIELDS) {
-    const cites = `${TABLE}: ${field} "Read-only if is_subscription is true"; is_subscription: "When true, … the invoice fields below are read-only"`;
+    const cites = `docs/behaviour.md#template-fields: "${field} | … Read-only if is_subscription is true"; docs/behaviour.md#templates: "On a subscription template, issued, due, skip_capture and send_receipt do not apply and are read-only"`;
     check(
       { id: `BT-INVOICE-READONLY-ON-SUBSCRIPTION-CREATE-${field}`, title: `${field} is read-only on a subscription template: a create that sends it does not set it`, cites },
       async (ctx) => {
@@ -168,8 +169,8 @@ describe('billing templates', () => {
   for (const [field, value] of Object.entries(SUBSCRIPTION_FIELDS)) {
     const cites =
       field === 'subscription_paused'
-        ? `${TABLE}: subscription_paused "Ignored (read-only) if is_subscription is false"`
-        : `${TABLE}: is_subscription "When false, the reverse"; ${RULES} 3: "when is_subscription is false, these four fields are read-only"; subscription_due_period "read-only otherwise"`;
+        ? 'docs/behaviour.md#template-fields: "subscription_paused | … Ignored (read-only) if is_subscription is false"'
+        : 'docs/behaviour.md#template-fields: "When is_subscription is false, every subscription_* field is read-only"; docs/behaviour.md#templates: "on a one-time template every subscription_* field is"';
     check(
       { id: `BT-SUBSCRIPTION-READONLY-ON-ONE-TIME-CREATE-${field}`, title: `${field} is read-only on a one-time template: a create that sends it does not set it`, cites },
       async (ctx) => {
@@ -204,7 +205,7 @@ describe('billing templates', () => {
 
   // ------------------------------------------------------------------ due on one-time templates
 
-  const DUE_REQUIRED = `${TABLE}: due "required if is_subscription is false"`;
+  const DUE_REQUIRED = 'docs/behaviour.md#template-fields: "due | integer (Unix seconds) or null | if is_subscription is false"; docs/behaviour.md#one-time-templates: "due is required on a one-time template"';
 
   check(
     { id: 'BT-DUE-REQUIRED-ONE-TIME-CREATE', title: 'due is "required if is_subscription is false": a one-time template without due is rejected and not created', cites: DUE_REQUIRED },
@@ -218,7 +219,7 @@ describe('billing templates', () => {
   );
 
   check(
-    { id: 'BT-DUE-REQUIRED-ONE-TIME-CREATE-CODE', title: 'A one-time template without due → 400, "due": required', cites: ERRORS, level: 'informative' },
+    { id: 'BT-DUE-REQUIRED-ONE-TIME-CREATE-CODE', title: 'A one-time template without due → 400, "due": required', cites: errorCode('required'), level: 'informative' },
     async ({ api }) => {
       const { due, ...body } = oneTimeTemplate(await brandId(api), 0);
       expectError(await api.post('/billing_templates/', body), 'due', 'required');
@@ -226,7 +227,7 @@ describe('billing templates', () => {
   );
 
   check(
-    { id: 'BT-DUE-REQUIRED-ONE-TIME-PUT', title: 'due is required on PUT of a one-time template: a PUT without it is rejected and changes nothing', cites: `${DUE_REQUIRED}; openapi.yaml updateBillingTemplate` },
+    { id: 'BT-DUE-REQUIRED-ONE-TIME-PUT', title: 'due is required on PUT of a one-time template: a PUT without it is rejected and changes nothing', cites: `${DUE_REQUIRED}; openapi.yaml#updateBillingTemplate` },
     async (ctx) => {
       const template = await read(ctx.api, (await makeOneTimeTemplate(ctx.api)).id);
       const { due, ...body } = oneTimeTemplate(template.brand_id, 0, { title: 'Changed' });
@@ -236,7 +237,7 @@ describe('billing templates', () => {
   );
 
   check(
-    { id: 'BT-DUE-REQUIRED-ONE-TIME-PUT-CODE', title: 'PUT of a one-time template without due → 400, "due": required', cites: ERRORS, level: 'informative' },
+    { id: 'BT-DUE-REQUIRED-ONE-TIME-PUT-CODE', title: 'PUT of a one-time template without due → 400, "due": required', cites: errorCode('required'), level: 'informative' },
     async (ctx) => {
       const template = await makeOneTimeTemplate(ctx.api);
       const { due, ...body } = oneTimeTemplate(template.brand_id, 0);
@@ -248,7 +249,7 @@ describe('billing templates', () => {
     {
       id: 'BT-DUE-NULL-ONE-TIME',
       title: 'due null on a one-time template (create, PATCH) → 400, "due": null, and nothing changes',
-      cites: 'openapi.yaml patchBillingTemplate: "a required field may not be set to null"; Error code "null"; DESIGN.md §4.12',
+      cites: 'docs/behaviour.md#put-and-patch: "Sending null for a required field → 400 null"; openapi.yaml#patchBillingTemplate: "a required field may not be set to null"',
       level: 'informative',
     },
     async (ctx) => {

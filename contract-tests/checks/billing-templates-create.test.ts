@@ -4,7 +4,7 @@
 
 import { describe, expect } from 'vitest';
 import { check } from '../lib/check.ts';
-import { ERRORS, READ_ONLY_CODE, SUBSCRIPTION_RULES as RULES, TEMPLATE_TABLE as TABLE } from '../lib/citations.ts';
+import { errorCode, READ_ONLY_CODE } from '../lib/citations.ts';
 import {
   addDays,
   brandId,
@@ -41,7 +41,7 @@ describe('billing templates', () => {
     {
       id: 'BT-CREATE-SUBSCRIPTION',
       title: 'A subscription template (is_subscription true) is created with the fields sent, and reads back the same',
-      cites: `${TABLE}; ${RULES} 1; openapi.yaml createBillingTemplate, getBillingTemplate`,
+      cites: 'docs/behaviour.md#template-fields: "are required when creating a template with is_subscription true"; openapi.yaml#createBillingTemplate; openapi.yaml#getBillingTemplate',
     },
     async ({ api }) => {
       const body = monthlyTemplate(await brandId(api), { title: `Monthly ${unique()}`, subscription_trial_periods: 1, subscription_due_period: 10 });
@@ -58,7 +58,7 @@ describe('billing templates', () => {
     {
       id: 'BT-CREATE-ONE-TIME',
       title: 'A one-time template (is_subscription false) is created with its invoice fields: issued, due, skip_capture, send_receipt',
-      cites: `${TABLE}: issued, due ("required if is_subscription is false"), skip_capture, send_receipt`,
+      cites: 'docs/behaviour.md#template-fields: "due | integer (Unix seconds) or null | if is_subscription is false"; openapi.yaml#createBillingTemplate',
     },
     async (ctx) => {
       const { api } = ctx;
@@ -74,7 +74,7 @@ describe('billing templates', () => {
   );
 
   check(
-    { id: 'BT-CREATE-STATUS', title: 'Creating a template answers 201', cites: `${ERRORS}: "201 create"; openapi.yaml createBillingTemplate`, level: 'informative' },
+    { id: 'BT-CREATE-STATUS', title: 'Creating a template answers 201', cites: 'docs/behaviour.md#status-codes: "201 | a create"; openapi.yaml#createBillingTemplate', level: 'informative' },
     async ({ api }) => {
       const res = await api.post('/billing_templates/', monthlyTemplate(await brandId(api)));
       expect(res.status).toBe(201);
@@ -85,7 +85,10 @@ describe('billing templates', () => {
     {
       id: 'BT-DEFAULTS-SUBSCRIPTION',
       title: 'Omitted fields of a subscription template take the spec defaults: issued null, due null, skip_capture false, subscription_paused false, force_recurring false',
-      cites: `${TABLE}, Default column; Spec: "a boolean (default false) that forces saving"; send_receipt either (DESIGN.md §4.11)`,
+      cites:
+        'docs/behaviour.md#template-fields: "issued | date or null | no | null", "due | integer (Unix seconds) or null | if is_subscription is false | null", ' +
+        '"skip_capture | boolean | no | false", "force_recurring | boolean | no | false", "subscription_paused | boolean | no | false"; ' +
+        'docs/behaviour.md#send_receipt-default: "The contract suite accepts either"',
     },
     async ({ api }) => {
       const created = await makeTemplate(api);
@@ -100,7 +103,7 @@ describe('billing templates', () => {
     {
       id: 'BT-DEFAULTS-ONE-TIME',
       title: 'A one-time template holds the spec defaults of the subscription fields (period 1 months, due period 7 days, no charge at period end, 0 trials, not paused)',
-      cites: `${TABLE}, Default column: subscription_period 1, months, 7, days, false, 0, false`,
+      cites: 'docs/behaviour.md#template-fields: "When is_subscription is false, every subscription_* field is read-only and holds the value shown above for a one-time template"',
     },
     async (ctx) => {
       const created = await makeOneTimeTemplate(ctx.api);
@@ -112,7 +115,7 @@ describe('billing templates', () => {
     {
       id: 'BT-SEND-RECEIPT-DEFAULT',
       title: 'send_receipt defaults to false (the simulator\'s choice; the spec says both false and true, and either is conformant)',
-      cites: 'DESIGN.md §4.11; Spec, BillingTemplate table: send_receipt "The two statements conflict"',
+      cites: `docs/behaviour.md#send_receipt-default: "A template's send_receipt defaults to false: the API spec's field table says false, its prose true"`,
       level: 'informative',
     },
     async (ctx) => {
@@ -122,7 +125,7 @@ describe('billing templates', () => {
   );
 
   check(
-    { id: 'BT-LIST', title: 'GET /billing_templates/ lists a created template', cites: 'openapi.yaml listBillingTemplates; Spec: "the collection path /billing_templates/"' },
+    { id: 'BT-LIST', title: 'GET /billing_templates/ lists a created template', cites: 'openapi.yaml#listBillingTemplates; docs/behaviour.md#endpoints: "POST/GET /billing_templates/"' },
     async ({ api }) => {
       const template = await makeTemplate(api);
       const res = await api.get('/billing_templates/?page_size=25');
@@ -133,7 +136,7 @@ describe('billing templates', () => {
   );
 
   check(
-    { id: 'BT-LIST-NEWEST-FIRST', title: 'Templates are listed newest first', cites: 'DESIGN.md §3 Formats: Lists "newest first"', level: 'informative' },
+    { id: 'BT-LIST-NEWEST-FIRST', title: 'Templates are listed newest first', cites: 'docs/behaviour.md#lists: "newest first"; openapi.yaml#listBillingTemplates', level: 'informative' },
     async ({ api }) => {
       const first = await makeTemplate(api);
       const second = await makeTemplate(api);
@@ -162,7 +165,7 @@ describe('billing templates', () => {
     {
       id: 'BT-PURCHASE-COPIED-SUBSCRIPTION',
       title: 'The purchase object is "Copied 1:1 to every generated Purchase, including subscription Purchases" (pending subscriber\'s purchase)',
-      cites: `${TABLE}: purchase "Copied 1:1 to every generated Purchase, including subscription Purchases"; What the service does 2`,
+      cites: 'docs/behaviour.md#template-fields: "Copied 1:1 to every generated purchase, including subscription purchases"',
     },
     async (ctx) => {
       const template = await makeTemplate(ctx.api, { purchase: RICH_PURCHASE });
@@ -177,7 +180,9 @@ describe('billing templates', () => {
     {
       id: 'BT-PURCHASE-COPIED-ONE-TIME',
       title: 'send_invoice: the purchase object is copied 1:1, and due, skip_capture, send_receipt and issued are set from the template',
-      cites: `${TABLE}: purchase "Copied 1:1 to every generated Purchase"; issued, due, skip_capture, send_receipt "Sets … on generated Purchases"; Spec, Send invoices`,
+      cites:
+        `docs/behaviour.md#one-time-templates: "the template's purchase copied 1:1, issued the template's or today, due, skip_capture, send_receipt and force_recurring from the template"; ` +
+        'docs/behaviour.md#template-fields: "sets skip_capture on generated purchases"',
     },
     async (ctx) => {
       const { api } = ctx;
@@ -194,7 +199,7 @@ describe('billing templates', () => {
     {
       id: 'BT-ISSUED-DEFAULT-TODAY',
       title: 'issued omitted: generated Purchases are issued on "the current day in purchase.timezone" (UTC+14 and UTC−11)',
-      cites: `${TABLE}: issued "When omitted, generated from the current day in purchase.timezone"`,
+      cites: 'docs/behaviour.md#template-fields: "issued | … when omitted, generated from the current day in purchase.timezone"',
     },
     async (ctx) => {
       const { api } = ctx;
@@ -213,7 +218,7 @@ describe('billing templates', () => {
     {
       id: 'BT-TOTAL-COMPUTED',
       title: 'purchase.total is computed from the products: 3 × 1000 + 2 × 250 = 3500',
-      cites: `${TABLE}: purchase "Core Purchase information: products, total, currency"; openapi.yaml PurchaseDetails.total (computed, read-only)`,
+      cites: 'docs/behaviour.md#template-fields: "core purchase information: products, total, currency"; docs/behaviour.md#formats: "purchase.total is the sum over products"',
     },
     async ({ api }) => {
       const products = [
@@ -230,7 +235,9 @@ describe('billing templates', () => {
     {
       id: 'BT-TOTAL-FORMULA',
       title: 'purchase.total = Σ (round(price × quantity) − discount) + round(line × tax_percent / 100), recomputed on edit',
-      cites: 'openapi.yaml PurchaseDetails.total',
+      cites:
+        'docs/behaviour.md#formats: "purchase.total is the sum over products of (round(price × quantity) − discount), each line plus round(that line × tax_percent / 100)"; ' +
+        'openapi.yaml#/components/schemas/PurchaseDetailsFields/properties/total',
       level: 'informative',
     },
     async ({ api }) => {
@@ -250,7 +257,7 @@ describe('billing templates', () => {
     {
       id: 'BT-TOTAL-READONLY',
       title: 'purchase.total is read-only: an equal value is accepted, a different one → 400, "purchase.total": read_only',
-      cites: `openapi.yaml PurchaseDetails.total "a sent value must equal the stored total"; ${READ_ONLY_CODE}`,
+      cites: `openapi.yaml#/components/schemas/PurchaseDetailsFields/properties/total: "a sent value must equal the stored total"; ${READ_ONLY_CODE}`,
       level: 'informative',
     },
     async ({ api }) => {
@@ -265,10 +272,10 @@ describe('billing templates', () => {
 
   // ------------------------------------------------------------------ payment methods
 
-  const WHITELIST = 'Spec, BillingTemplateClient table: payment_method_whitelist "Payment method names as returned by GET /payment_methods/"';
+  const WHITELIST = 'docs/behaviour.md#subscriber-fields: "payment method names as returned by GET /payment_methods/"';
 
   check(
-    { id: 'BT-PAYMENT-METHODS-LIST', title: 'GET /payment_methods/ returns the payment method names', cites: `${WHITELIST}; openapi.yaml listPaymentMethods` },
+    { id: 'BT-PAYMENT-METHODS-LIST', title: 'GET /payment_methods/ returns the payment method names', cites: `${WHITELIST}; openapi.yaml#listPaymentMethods; docs/behaviour.md#payment-methods` },
     async ({ api }) => {
       const res = await api.get('/payment_methods/');
       expect(res.status).toBe(200);
@@ -283,7 +290,7 @@ describe('billing templates', () => {
     {
       id: 'BT-PAYMENT-METHODS-WHITELIST',
       title: 'The names of GET /payment_methods/ are accepted in payment_method_whitelist and "Copied 1:1 to Purchase.payment_method_whitelist"',
-      cites: `${WHITELIST}; "Copied 1:1 to Purchase.payment_method_whitelist of generated Purchases"`,
+      cites: 'docs/behaviour.md#subscriber-fields: "payment method names as returned by GET /payment_methods/. Copied 1:1 to the payment_method_whitelist of generated purchases"',
     },
     async (ctx) => {
       const methods = await paymentMethods(ctx.api);
@@ -314,7 +321,7 @@ describe('billing templates', () => {
     {
       id: 'BT-PAYMENT-METHODS-UNKNOWN-REJECTED-CODE',
       title: 'An unknown payment method name → 400, "payment_method_whitelist.0": invalid_choice',
-      cites: `${ERRORS}; openapi.yaml Error code "invalid_choice" ("or not an offered payment method")`,
+      cites: `${errorCode('invalid_choice')}; docs/behaviour.md#payment-methods: "Whitelists take these names (else 400 invalid_choice)"`,
       level: 'informative',
     },
     async (ctx) => {

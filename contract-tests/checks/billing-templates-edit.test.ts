@@ -4,13 +4,14 @@
 //
 // Read-only fields. The spec says a field is "read-only" or "cannot be changed" but not what the server
 // does with a request that sends it: the normative check is that the stored value never changes (the
-// request is rejected, or accepted without applying it); DESIGN.md §4.10 decides "400 with code
-// read_only", checked by the informative `…-CODE` twin. Missing required fields must be rejected
-// (normative) and nothing created or changed; the exact 400 and code are informative too.
+// request is rejected, or accepted without applying it); billing-sim decides "400 read_only"
+// (docs/behaviour.md#read-only-fields), checked by the informative `…-CODE` twin. Missing required
+// fields must be rejected (normative) and nothing created or changed; the exact 400 and code are
+// informative too.
 
 import { describe, expect } from 'vitest';
 import { check, type CheckContext } from '../lib/check.ts';
-import { ERRORS, READ_ONLY_CODE, SUBSCRIPTION_RULES as RULES, TEMPLATE_TABLE as TABLE } from '../lib/citations.ts';
+import { errorCode, NOT_FOUND, READ_ONLY_CODE } from '../lib/citations.ts';
 import {
   brandId,
   CYCLE,
@@ -38,6 +39,9 @@ import {
 
 type Node = Record<string, any>;
 
+/** The spec's rule 3 on the subscription fields. */
+const READ_ONLY_AFTER_LAUNCH = 'docs/behaviour.md#template-fields: "Once any subscriber has been launched, these four fields are read-only"';
+
 /** A subscription template with a launched (active) subscriber: a trial makes add_subscriber activate it. */
 async function launched(ctx: CheckContext): Promise<Node> {
   const template = await makeTemplate(ctx.api, { subscription_trial_periods: 1 });
@@ -52,12 +56,13 @@ describe('billing templates', () => {
 
   for (const field of [...Object.keys(CYCLE), ...Object.keys(DUE_PERIOD)]) {
     const cycle = field in CYCLE;
+    const row = `docs/behaviour.md#template-fields: "${field} | … | if is_subscription is true"`;
     const createCite = cycle
-      ? `${RULES} 1: "${field} … required when creating a template with is_subscription true"`
-      : `${TABLE}: ${field} "required if is_subscription is true"`;
+      ? `${row}, "are required when creating a template with is_subscription true"`
+      : `${row}, "as are subscription_due_period and subscription_due_period_units"`;
     const putCite = cycle
-      ? `${RULES} 2: "The same four fields are required when editing such a template, as long as no subscriber has been launched"`
-      : `${TABLE}: ${field} "required if is_subscription is true"; openapi.yaml updateBillingTemplate`;
+      ? `${row}, "The same four fields are required when editing such a template (PUT), as long as no subscriber has been launched"`
+      : `${row}; openapi.yaml#/components/schemas/BillingTemplateUpdate: "subscription_due_period(_units) on a subscription template"`;
 
     check(
       { id: `BT-CYCLE-REQUIRED-ON-CREATE-${field}`, title: `A subscription template without ${field} is rejected and not created`, cites: createCite },
@@ -69,7 +74,7 @@ describe('billing templates', () => {
       },
     );
     check(
-      { id: `BT-CYCLE-REQUIRED-ON-CREATE-${field}-CODE`, title: `A subscription template without ${field} → 400, "${field}": required`, cites: ERRORS, level: 'informative' },
+      { id: `BT-CYCLE-REQUIRED-ON-CREATE-${field}-CODE`, title: `A subscription template without ${field} → 400, "${field}": required`, cites: errorCode('required'), level: 'informative' },
       async ({ api }) => {
         const { [field]: omitted, ...body } = monthlyTemplate(await brandId(api));
         expectError(await api.post('/billing_templates/', body), field, 'required');
@@ -85,7 +90,7 @@ describe('billing templates', () => {
       },
     );
     check(
-      { id: `BT-CYCLE-REQUIRED-ON-PUT-${field}-CODE`, title: `PUT without ${field}, no subscriber launched → 400, "${field}": required`, cites: ERRORS, level: 'informative' },
+      { id: `BT-CYCLE-REQUIRED-ON-PUT-${field}-CODE`, title: `PUT without ${field}, no subscriber launched → 400, "${field}": required`, cites: errorCode('required'), level: 'informative' },
       async ({ api }) => {
         const template = await makeTemplate(api);
         const { [field]: omitted, ...body } = monthlyTemplate(template.brand_id);
@@ -98,7 +103,7 @@ describe('billing templates', () => {
     {
       id: 'BT-CYCLE-EDITABLE-BEFORE-LAUNCH',
       title: 'While no subscriber has been launched, PUT and PATCH change the four cycle fields',
-      cites: `${RULES} 2: "required when editing such a template, as long as no subscriber has been launched"`,
+      cites: 'docs/behaviour.md#template-fields: "required when editing such a template (PUT), as long as no subscriber has been launched"',
     },
     async ({ api }) => {
       const template = await makeTemplate(api);
@@ -115,7 +120,7 @@ describe('billing templates', () => {
     {
       id: 'BT-CYCLE-EDITABLE-WHILE-PENDING',
       title: 'A pending subscriber is not launched: the cycle fields stay editable',
-      cites: `${RULES} 3: "Once any client is activated … these four fields are read-only"; BillingTemplateClient status table: pending → active "the created Purchase is paid"`,
+      cites: `${READ_ONLY_AFTER_LAUNCH}; docs/behaviour.md#launch: "Added as pending: L is the day its first purchase is paid"`,
     },
     async (ctx) => {
       const { api } = ctx;
@@ -134,7 +139,7 @@ describe('billing templates', () => {
       {
         id: `BT-CYCLE-READONLY-AFTER-LAUNCH-${field}`,
         title: `Once a client is activated, ${field} is read-only: PATCH does not change it`,
-        cites: `${RULES} 3: "Once any client is activated … these four fields are read-only"`,
+        cites: READ_ONLY_AFTER_LAUNCH,
       },
       async (ctx) => {
         const template = await launched(ctx);
@@ -149,7 +154,7 @@ describe('billing templates', () => {
     {
       id: 'BT-CYCLE-READONLY-AFTER-LAUNCH-PUT',
       title: 'Once a client is activated, a PUT with other cycle values does not change them',
-      cites: `${RULES} 3: "Once any client is activated … these four fields are read-only"`,
+      cites: READ_ONLY_AFTER_LAUNCH,
     },
     async (ctx) => {
       const template = await launched(ctx);
@@ -177,7 +182,7 @@ describe('billing templates', () => {
     {
       id: 'BT-CYCLE-NOT-REQUIRED-AFTER-LAUNCH',
       title: 'Once a client is activated, the four fields are no longer required: a PUT without them succeeds and keeps them',
-      cites: `${RULES} 2: required "as long as no subscriber has been launched"; 3: read-only once any client is activated`,
+      cites: `docs/behaviour.md#template-fields: "as long as no subscriber has been launched", "Once any subscriber has been launched, these four fields are read-only"`,
     },
     async (ctx) => {
       const template = await launched(ctx);
@@ -194,7 +199,9 @@ describe('billing templates', () => {
     {
       id: 'BT-HAS-ACTIVE-CLIENTS',
       title: 'subscription_has_active_clients turns true once a subscriber is launched',
-      cites: 'openapi.yaml BillingTemplateFields.subscription_has_active_clients; DESIGN.md §3 read-only extras',
+      cites:
+        'openapi.yaml#/components/schemas/BillingTemplateFields/properties/subscription_has_active_clients: "True once any subscriber has been launched"; ' +
+        'docs/behaviour.md#launch: "The first launch of a template sets its subscription_has_active_clients to true"',
       level: 'informative',
     },
     async (ctx) => {
@@ -206,7 +213,7 @@ describe('billing templates', () => {
   // ------------------------------------------------------------------ PUT, PATCH, DELETE
 
   check(
-    { id: 'BT-PUT', title: 'PUT replaces a template: the new title, purchase and cycle fields are stored', cites: `openapi.yaml updateBillingTemplate; ${RULES} 2` },
+    { id: 'BT-PUT', title: 'PUT replaces a template: the new title, purchase and cycle fields are stored', cites: 'openapi.yaml#updateBillingTemplate; docs/behaviour.md#put-and-patch: "PUT replaces the object"' },
     async ({ api }) => {
       const template = await makeTemplate(api);
       const body = monthlyTemplate(template.brand_id, {
@@ -229,7 +236,7 @@ describe('billing templates', () => {
     {
       id: 'BT-PUT-RESETS-OMITTED',
       title: 'PUT is a full replacement: omitted optional fields return to their defaults',
-      cites: 'openapi.yaml updateBillingTemplate: "A full replacement"',
+      cites: 'openapi.yaml#updateBillingTemplate: "A full replacement"; docs/behaviour.md#put-and-patch: "optional fields it leaves out return to their defaults"',
       level: 'informative',
     },
     async ({ api }) => {
@@ -244,7 +251,7 @@ describe('billing templates', () => {
     {
       id: 'BT-PUT-ROUNDTRIP',
       title: 'A template read with GET can be PUT back unchanged (read-only fields with their stored values are accepted)',
-      cites: 'openapi.yaml info, Requests: "a client can GET an object and PUT it back"',
+      cites: 'docs/behaviour.md#read-only-fields: "so a client can GET an object, edit it and PUT it back"; openapi.yaml#/info/description: "a client can GET an object and PUT it back"',
       level: 'informative',
     },
     async ({ api }) => {
@@ -256,7 +263,7 @@ describe('billing templates', () => {
   );
 
   check(
-    { id: 'BT-PATCH', title: 'PATCH changes only the fields sent', cites: 'openapi.yaml patchBillingTemplate' },
+    { id: 'BT-PATCH', title: 'PATCH changes only the fields sent', cites: 'openapi.yaml#patchBillingTemplate; docs/behaviour.md#put-and-patch: "PATCH changes only the fields it sends"' },
     async ({ api }) => {
       const template = await read(api, (await makeTemplate(api, { subscription_trial_periods: 2 })).id);
       const res = await api.patch(path(template.id), { title: 'Renamed' });
@@ -271,7 +278,7 @@ describe('billing templates', () => {
     {
       id: 'BT-PATCH-PAUSED',
       title: 'subscription_paused "Pauses the whole subscription": PATCH sets and clears it',
-      cites: `${TABLE}: subscription_paused "Pauses the whole subscription"; Spec, States: "Setting subscription_paused true on the template"`,
+      cites: 'docs/behaviour.md#template-fields: "pauses the whole subscription"; docs/behaviour.md#pause: "or its template has subscription_paused: true"',
     },
     async ({ api }) => {
       const template = await makeTemplate(api);
@@ -283,7 +290,7 @@ describe('billing templates', () => {
   );
 
   check(
-    { id: 'BT-DELETE', title: 'DELETE removes a template: it can no longer be read nor is it listed', cites: 'openapi.yaml deleteBillingTemplate' },
+    { id: 'BT-DELETE', title: 'DELETE removes a template: it can no longer be read nor is it listed', cites: 'openapi.yaml#deleteBillingTemplate; docs/behaviour.md#deleting: "A template can be deleted at any time"' },
     async ({ api }) => {
       const template = await makeTemplate(api);
       expectSuccess(await api.delete(path(template.id)), 'DELETE');
@@ -294,7 +301,7 @@ describe('billing templates', () => {
   );
 
   check(
-    { id: 'BT-DELETE-STATUS', title: 'DELETE answers 204 with no body; the template then answers 404', cites: `${ERRORS}: "204 delete", "404 unknown or foreign id"`, level: 'informative' },
+    { id: 'BT-DELETE-STATUS', title: 'DELETE answers 204 with no body; the template then answers 404', cites: 'docs/behaviour.md#status-codes: "204 | a delete; no body", "404 | an unknown path, an unknown id"', level: 'informative' },
     async ({ api }) => {
       const template = await makeTemplate(api);
       const res = await api.delete(path(template.id));
@@ -306,7 +313,7 @@ describe('billing templates', () => {
   );
 
   check(
-    { id: 'BT-UNKNOWN-ID', title: 'GET, PUT, PATCH and DELETE of an unknown template id fail, and PUT creates nothing', cites: 'openapi.yaml Id parameter: "unknown … → 404"' },
+    { id: 'BT-UNKNOWN-ID', title: 'GET, PUT, PATCH and DELETE of an unknown template id fail, and PUT creates nothing', cites: 'openapi.yaml#/components/parameters/Id: "unknown, or of another sandbox → 404"' },
     async ({ api }) => {
       const target = path(UNKNOWN_ID);
       expectRejected(await api.get(target), 'GET');
@@ -318,7 +325,7 @@ describe('billing templates', () => {
   );
 
   check(
-    { id: 'BT-UNKNOWN-ID-404', title: 'An unknown template id → 404 with __all__: not_found', cites: `${ERRORS}: "404 unknown or foreign id"`, level: 'informative' },
+    { id: 'BT-UNKNOWN-ID-404', title: 'An unknown template id → 404 with __all__: not_found', cites: `${NOT_FOUND}; docs/behaviour.md#error-codes: "not_found | 404"`, level: 'informative' },
     async ({ api }) => {
       const target = path(UNKNOWN_ID);
       for (const res of [await api.get(target), await api.put(target, monthlyTemplate(await brandId(api))), await api.patch(target, { title: 'x' }), await api.delete(target)]) {
@@ -331,7 +338,7 @@ describe('billing templates', () => {
     {
       id: 'BT-BRAND-UNKNOWN',
       title: 'A brand_id that is not a brand of the account is rejected and nothing is created',
-      cites: 'Spec, BillingTemplate: "a brand reference (uuid, the brand the template belongs to)"',
+      cites: `docs/behaviour.md#template-fields: "the brand the template belongs to: the sandbox's brand (400 does_not_exist)"`,
     },
     async ({ api }) => {
       const marker = unique();
@@ -341,7 +348,7 @@ describe('billing templates', () => {
   );
 
   check(
-    { id: 'BT-BRAND-UNKNOWN-CODE', title: 'An unknown brand_id → 400, "brand_id": does_not_exist', cites: `${ERRORS}; openapi.yaml Error code "does_not_exist"`, level: 'informative' },
+    { id: 'BT-BRAND-UNKNOWN-CODE', title: 'An unknown brand_id → 400, "brand_id": does_not_exist', cites: `${errorCode('does_not_exist')}; docs/behaviour.md#templates: "brand_id must be the sandbox's brand (400 does_not_exist)"`, level: 'informative' },
     async ({ api }) => {
       expectError(await api.post('/billing_templates/', monthlyTemplate(UNKNOWN_ID)), 'brand_id', 'does_not_exist');
     },

@@ -1,7 +1,7 @@
 // Clients: create, list, get, PUT, PATCH, DELETE. The spec shows no Client endpoint or field (only
 // "ID of an existing Client"), so this group checks the document's operations: what they do with
 // valid input is normative; the exact statuses, defaults, list order and pagination links are
-// DESIGN.md decisions, checked by informative checks.
+// billing-sim's decisions (docs/behaviour.md), checked by informative checks.
 
 import { describe, expect } from 'vitest';
 import { check } from '../lib/check.ts';
@@ -26,7 +26,6 @@ import {
 
 type Node = Record<string, any>;
 
-const DOC = 'openapi.yaml Clients';
 const FULL: Node = {
   full_name: 'Jane Doe',
   phone: '+49301234567',
@@ -94,7 +93,7 @@ async function stableRead(api: ApiClient, read: () => Promise<void>): Promise<vo
 
 describe('clients', () => {
   check(
-    { id: 'CLI-CREATE', title: 'POST /clients/ creates a client with the fields sent, an id and type "client"', cites: `${DOC}: createClient` },
+    { id: 'CLI-CREATE', title: 'POST /clients/ creates a client with the fields sent, an id and type "client"', cites: 'openapi.yaml#createClient' },
     async ({ api }) => {
       const body = clientBody(FULL);
       const res = await api.post('/clients/', body);
@@ -106,7 +105,7 @@ describe('clients', () => {
   );
 
   check(
-    { id: 'CLI-CREATE-STATUS', title: 'Creating a client answers 201', cites: 'DESIGN.md §3 Errors: "201 create"', level: 'informative' },
+    { id: 'CLI-CREATE-STATUS', title: 'Creating a client answers 201', cites: 'docs/behaviour.md#status-codes: "201 | a create"', level: 'informative' },
     async ({ api }) => {
       expect((await api.post('/clients/', clientBody())).status).toBe(201);
     },
@@ -116,7 +115,7 @@ describe('clients', () => {
     {
       id: 'CLI-CREATE-DEFAULTS',
       title: 'Omitted client fields take the document defaults: empty strings and empty cc/bcc lists',
-      cites: 'openapi.yaml ClientFields defaults',
+      cites: 'openapi.yaml#/components/schemas/ClientFields (the x-default of each field)',
       level: 'informative',
     },
     async ({ api }) => {
@@ -128,7 +127,7 @@ describe('clients', () => {
   );
 
   check(
-    { id: 'CLI-GET', title: 'GET /clients/{id}/ returns the client as created', cites: `${DOC}: getClient` },
+    { id: 'CLI-GET', title: 'GET /clients/{id}/ returns the client as created', cites: 'openapi.yaml#getClient' },
     async ({ api }) => {
       const client = await makeClient(api, FULL);
       expect(await read(api, client.id)).toEqual(client);
@@ -139,7 +138,7 @@ describe('clients', () => {
     {
       id: 'CLI-LIST',
       title: 'GET /clients/ answers {results, next, previous} and lists a created client; page_size limits the page',
-      cites: `${DOC}: listClients, ClientList {results, next, previous}, query page_size`,
+      cites: 'openapi.yaml#listClients; openapi.yaml#/components/schemas/ClientList; docs/behaviour.md#lists: "page_size (default 100, at most 1000)"',
     },
     async ({ api }) => {
       const client = await makeClient(api);
@@ -157,7 +156,7 @@ describe('clients', () => {
   );
 
   check(
-    { id: 'CLI-LIST-NEWEST-FIRST', title: 'Clients are listed newest first', cites: 'DESIGN.md §3 Formats: Lists "newest first"; openapi.yaml listClients', level: 'informative' },
+    { id: 'CLI-LIST-NEWEST-FIRST', title: 'Clients are listed newest first', cites: 'docs/behaviour.md#lists: "newest first"; openapi.yaml#listClients: "newest first"', level: 'informative' },
     async ({ api }) => {
       const made = [await makeClient(api), await makeClient(api), await makeClient(api)];
       const ids = ((await api.get('/clients/?page_size=25')).body.results as Node[]).map((c) => c.id);
@@ -172,7 +171,7 @@ describe('clients', () => {
     {
       id: 'CLI-LIST-PAGINATION',
       title: 'next and previous are absolute URLs of the neighbouring pages; pages do not overlap; a page past the last is empty',
-      cites: 'DESIGN.md §3 Formats: Lists "next": url|null, "previous": url|null (absolute URLs), query page (1-based) and page_size',
+      cites: `docs/behaviour.md#lists: "next and previous are absolute URLs that keep the request's other parameters. A page past the end is an empty page"`,
       level: 'informative',
     },
     async ({ api, target }) => {
@@ -199,7 +198,7 @@ describe('clients', () => {
   );
 
   check(
-    { id: 'CLI-PUT', title: 'PUT /clients/{id}/ stores the new values', cites: `${DOC}: updateClient` },
+    { id: 'CLI-PUT', title: 'PUT /clients/{id}/ stores the new values', cites: 'openapi.yaml#updateClient' },
     async ({ api }) => {
       const client = await makeClient(api);
       const body = clientBody(FULL);
@@ -215,7 +214,7 @@ describe('clients', () => {
     {
       id: 'CLI-PUT-RESETS-OMITTED',
       title: 'PUT is a full replacement: omitted optional fields return to their defaults',
-      cites: 'openapi.yaml updateClient: "omitted optional fields return to their defaults"',
+      cites: 'openapi.yaml#updateClient: "omitted optional fields return to their defaults"; docs/behaviour.md#put-and-patch: "optional fields it leaves out return to their defaults"',
       level: 'informative',
     },
     async ({ api }) => {
@@ -229,7 +228,7 @@ describe('clients', () => {
     {
       id: 'CLI-PUT-EMAIL-REQUIRED',
       title: 'PUT without email → 400, "email": required, and nothing changes',
-      cites: 'openapi.yaml ClientUpdate: required [email]; DESIGN.md §3 Errors',
+      cites: 'openapi.yaml#/components/schemas/ClientUpdate/required: "email"; docs/behaviour.md#error-codes: "required | 400 | a required field is missing"',
       level: 'informative',
     },
     async ({ api }) => {
@@ -240,7 +239,7 @@ describe('clients', () => {
   );
 
   check(
-    { id: 'CLI-PATCH', title: 'PATCH /clients/{id}/ changes only the fields sent', cites: `${DOC}: patchClient` },
+    { id: 'CLI-PATCH', title: 'PATCH /clients/{id}/ changes only the fields sent', cites: 'openapi.yaml#patchClient' },
     async ({ api }) => {
       const client = await makeClient(api, FULL);
       const res = await api.patch(path(client.id), { phone: '+60123456789', cc: [] });
@@ -253,7 +252,7 @@ describe('clients', () => {
   );
 
   check(
-    { id: 'CLI-DELETE', title: 'DELETE /clients/{id}/ removes the client: it can no longer be read nor is it listed', cites: `${DOC}: deleteClient` },
+    { id: 'CLI-DELETE', title: 'DELETE /clients/{id}/ removes the client: it can no longer be read nor is it listed', cites: 'openapi.yaml#deleteClient' },
     async ({ api }) => {
       const client = await makeClient(api);
       expectSuccess(await api.delete(path(client.id)), 'DELETE');
@@ -264,7 +263,7 @@ describe('clients', () => {
   );
 
   check(
-    { id: 'CLI-DELETE-STATUS', title: 'DELETE answers 204 with no body; the client then answers 404', cites: 'DESIGN.md §3 Errors: "204 delete", "404 unknown or foreign id"', level: 'informative' },
+    { id: 'CLI-DELETE-STATUS', title: 'DELETE answers 204 with no body; the client then answers 404', cites: 'docs/behaviour.md#status-codes: "204 | a delete; no body", "404 | an unknown path, an unknown id"', level: 'informative' },
     async ({ api }) => {
       const client = await makeClient(api);
       const res = await api.delete(path(client.id));
@@ -279,7 +278,7 @@ describe('clients', () => {
     {
       id: 'CLI-DELETE-SUBSCRIBER-PROTECTED',
       title: 'A client that is still a subscriber cannot be deleted: 400, __all__: protected, and the client stays',
-      cites: 'openapi.yaml deleteClient: "A client that is still a subscriber … cannot be deleted: 400 with code protected"',
+      cites: 'openapi.yaml#deleteClient: "A client that is still a subscriber … cannot be deleted: 400 with code protected"; docs/behaviour.md#deleting: "A client that still has subscribers → 400 protected"',
       level: 'informative',
     },
     async (ctx) => {
@@ -292,7 +291,7 @@ describe('clients', () => {
   );
 
   check(
-    { id: 'CLI-UNKNOWN-ID', title: 'GET, PUT, PATCH and DELETE of an unknown client id fail, and PUT creates nothing', cites: 'openapi.yaml Id parameter: "unknown … → 404"' },
+    { id: 'CLI-UNKNOWN-ID', title: 'GET, PUT, PATCH and DELETE of an unknown client id fail, and PUT creates nothing', cites: 'openapi.yaml#/components/parameters/Id: "unknown, or of another sandbox → 404"' },
     async ({ api }) => {
       const target = path(UNKNOWN_ID);
       const replies: Array<[string, Reply]> = [
@@ -307,7 +306,7 @@ describe('clients', () => {
   );
 
   check(
-    { id: 'CLI-UNKNOWN-ID-404', title: 'An unknown client id → 404 with __all__: not_found', cites: 'DESIGN.md §3 Errors: "404 unknown or foreign id"', level: 'informative' },
+    { id: 'CLI-UNKNOWN-ID-404', title: 'An unknown client id → 404 with __all__: not_found', cites: 'docs/behaviour.md#status-codes: "404 | an unknown path, an unknown id, an id of another sandbox"; docs/behaviour.md#error-codes: "not_found | 404"', level: 'informative' },
     async ({ api }) => {
       const target = path(UNKNOWN_ID);
       for (const res of [await api.get(target), await api.put(target, clientBody()), await api.patch(target, { full_name: 'x' }), await api.delete(target)]) {

@@ -1,12 +1,12 @@
 // Errors and request handling: bodies that are not JSON or not an object, the error body, and the HTTP
-// conveniences of DESIGN.md §3 (trailing slash, CORS, 405, 413). The spec leaves "Error status codes,
-// error body shape and error codes" unshown, so statuses, codes and bodies are DESIGN.md decisions:
-// informative. Normative is only what follows from the spec itself: a request body is "the … body
-// shape above, JSON".
+// conveniences of docs/behaviour.md (#paths, #cors, #status-codes: trailing slash, CORS, 405, 413). The
+// spec leaves "Error status codes, error body shape and error codes" unshown, so statuses, codes and
+// bodies are billing-sim's decisions (#error-body, #error-codes): informative. Normative is only what
+// follows from the spec itself: a request body is "the … body shape above, JSON".
 
 import { describe, expect } from 'vitest';
 import { check } from '../lib/check.ts';
-import { ERRORS } from '../lib/citations.ts';
+import { ERROR_BODY } from '../lib/citations.ts';
 import type { Reply } from '../lib/client.ts';
 import {
   brandId,
@@ -23,7 +23,8 @@ import { makeTemplate } from '../lib/scenario.ts';
 
 type Node = Record<string, any>;
 
-const JSON_BODY = 'Spec, Create a BillingTemplate: "Request: the BillingTemplate body shape above, JSON."';
+// The spec: "Request: the BillingTemplate body shape above, JSON."
+const JSON_BODY = 'docs/behaviour.md#requests: "Bodies are JSON"; openapi.yaml#createBillingTemplate';
 
 /** Every 4xx body: a non-empty map from a field path to a non-empty list of {message, code}. */
 function expectErrorBody(res: Reply, what: string): void {
@@ -65,7 +66,7 @@ describe('errors', () => {
   );
 
   check(
-    { id: 'ERR-MALFORMED-JSON-CODE', title: 'A body that is not valid JSON → 400, __all__: parse_error', cites: `${ERRORS}: "A body that is not JSON … gets a 400"; openapi.yaml Error code "parse_error"`, level: 'informative' },
+    { id: 'ERR-MALFORMED-JSON-CODE', title: 'A body that is not valid JSON → 400, __all__: parse_error', cites: `${ERROR_BODY}; docs/behaviour.md#requests: "a body that is not JSON → 400 parse_error"`, level: 'informative' },
     async ({ api }) => {
       expectError(await api.request('POST', '/billing_templates/', { raw: TRUNCATED(unique()), headers: JSON_TYPE }), '__all__', 'parse_error');
       expectError(await api.request('POST', '/clients/', { raw: '{"email": "a@example.com"', headers: JSON_TYPE }), '__all__', 'parse_error');
@@ -78,7 +79,7 @@ describe('errors', () => {
     {
       id: 'ERR-NOT-AN-OBJECT',
       title: 'A JSON body that is not an object (array, null, string, number) is rejected',
-      cites: `${JSON_BODY} The body shape is an object of fields.`,
+      cites: `${JSON_BODY}; openapi.yaml#/components/schemas/BillingTemplateCreate/type: "object"`,
     },
     async ({ api }) => {
       for (const raw of NOT_OBJECTS) expectRejected(await api.request('POST', '/billing_templates/', { raw, headers: JSON_TYPE }), `POST ${raw}`);
@@ -89,7 +90,7 @@ describe('errors', () => {
     {
       id: 'ERR-NOT-AN-OBJECT-CODE',
       title: 'A JSON body that is not an object → 400, __all__: invalid (it is JSON, so not parse_error)',
-      cites: 'openapi.yaml Error codes: "invalid: wrong type or format"; "parse_error: the body is not valid JSON"',
+      cites: `${ERROR_BODY}; docs/behaviour.md#requests: "a JSON value of the wrong kind (42 where an object belongs) → 400 invalid"`,
       level: 'informative',
     },
     async ({ api }) => {
@@ -101,7 +102,7 @@ describe('errors', () => {
     {
       id: 'ERR-UNSUPPORTED-MEDIA-TYPE',
       title: 'A body sent as text/plain → 400, __all__: unsupported_media_type, and nothing is created',
-      cites: `${ERRORS}: "Bodies are JSON"; openapi.yaml Error code "unsupported_media_type"`,
+      cites: 'docs/behaviour.md#requests: "A body with another content type → 400 unsupported_media_type"',
       level: 'informative',
     },
     async ({ api }) => {
@@ -116,7 +117,7 @@ describe('errors', () => {
     {
       id: 'ERR-BODY-TOO-LARGE',
       title: 'A body larger than 1 MiB → 413, __all__: too_large, and nothing is created',
-      cites: `${ERRORS}: "A body … larger than 1 MiB, gets a … 413"`,
+      cites: 'docs/behaviour.md#requests: "a body over 1 MiB → 413 too_large"; docs/behaviour.md#limits: "request body | 1 MiB | 413 too_large"',
       level: 'informative',
     },
     async ({ api }) => {
@@ -133,7 +134,7 @@ describe('errors', () => {
     {
       id: 'ERR-BODY-SHAPE',
       title: 'Every error body (400, 401, 404, 405) is JSON mapping a field path or __all__ to a list of {message, code}',
-      cites: `${ERRORS}: "Every 4xx/5xx has a JSON body that maps a field path, or __all__ …, to a list of { message, code }"`,
+      cites: 'docs/behaviour.md#error-body: "Every 4xx and 5xx answer has the same JSON body: a map from a field path to the list of that field\'s errors"',
       level: 'informative',
     },
     async ({ api }) => {
@@ -159,7 +160,7 @@ describe('errors', () => {
     {
       id: 'ERR-METHOD-NOT-ALLOWED',
       title: 'A method the path does not support → 405, __all__: method_not_allowed',
-      cites: `${ERRORS}: "405 wrong method"`,
+      cites: 'docs/behaviour.md#paths: "a known path with a method it does not support answers 405 with an Allow header"',
       level: 'informative',
     },
     async ({ api }) => {
@@ -174,7 +175,7 @@ describe('errors', () => {
     {
       id: 'ERR-TRAILING-SLASH-OPTIONAL',
       title: 'Paths work without their trailing slash too (list, create, get, PATCH, DELETE)',
-      cites: 'DESIGN.md §3 Server: "the same path without the trailing slash is accepted too"',
+      cites: 'docs/behaviour.md#paths: "the same path without the trailing slash is accepted too"',
       level: 'informative',
     },
     async ({ api }) => {
@@ -194,7 +195,7 @@ describe('errors', () => {
     },
   );
 
-  // A frontend's dev server: the simulator allows loopback origins by default (DESIGN.md §6 Browsers).
+  // A frontend's dev server: the simulator allows loopback origins by default (docs/behaviour.md#cors).
   const ORIGIN = 'http://localhost:5173';
   const allows = (value: string | undefined) => value === '*' || value === ORIGIN;
 
@@ -202,7 +203,7 @@ describe('errors', () => {
     {
       id: 'ERR-CORS-HEADER',
       title: 'Every response carries Access-Control-Allow-Origin for a browser origin (200, 401, 404)',
-      cites: 'DESIGN.md §3 Server: "Every response carries Access-Control-Allow-Origin"',
+      cites: 'docs/behaviour.md#cors: "Pages on localhost origins … may call the API directly: their answers carry Access-Control-Allow-Origin"',
       level: 'informative',
     },
     async ({ api }) => {
@@ -221,7 +222,7 @@ describe('errors', () => {
     {
       id: 'ERR-CORS-PREFLIGHT',
       title: 'An OPTIONS preflight is answered 204 with the allowed methods and the Authorization and Content-Type headers',
-      cites: 'DESIGN.md §3 Server: "an OPTIONS preflight is answered 204 with the allowed methods and headers (Authorization, Content-Type)"',
+      cites: 'docs/behaviour.md#cors: "a preflight OPTIONS is answered 204 with the allowed methods and the headers Authorization and Content-Type"',
       level: 'informative',
     },
     async ({ api }) => {

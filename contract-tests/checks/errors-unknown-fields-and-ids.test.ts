@@ -1,17 +1,17 @@
 // Errors: request body fields an operation does not define, and ids that do not exist. The spec leaves
 // "Error status codes, error body shape and error codes" unshown, so statuses, codes and bodies are
-// DESIGN.md decisions: informative. Normative is only what follows from the spec itself: an id that
-// does not exist cannot be read or changed.
+// billing-sim's decisions (docs/behaviour.md#error-body): informative. Normative is only what follows
+// from the spec itself: an id that does not exist cannot be read or changed.
 //
-// Unknown fields: the spec says nothing of them; DESIGN.md §3 rejects them ("a misspelt field in a
-// billing request must not pass silently"), so both checks of each operation are informative: the
-// rejection with nothing changed (ERR-UNKNOWN-FIELD-<operationId>) and the 400 unknown_field
-// (…-CODE). Every API operation of openapi.yaml with a request body gets a -CODE check; those whose
-// valid body the suite can build also get the rejection check.
+// Unknown fields: the spec says nothing of them; billing-sim rejects them (docs/behaviour.md#requests:
+// "a misspelt field in a billing request must not pass silently"), so both checks of each operation are
+// informative: the rejection with nothing changed (ERR-UNKNOWN-FIELD-<operationId>) and the 400
+// unknown_field (…-CODE). Every API operation of openapi.yaml with a request body gets a -CODE check;
+// those whose valid body the suite can build also get the rejection check.
 
 import { describe, expect } from 'vitest';
 import { check, type CheckContext } from '../lib/check.ts';
-import { ERRORS } from '../lib/citations.ts';
+import { NOT_FOUND } from '../lib/citations.ts';
 import { document, fillPath, operations } from '../lib/operations.ts';
 import {
   brandId,
@@ -31,7 +31,7 @@ import { makeClient, makeOneTimeTemplate, makeTemplate, subscribe } from '../lib
 
 type Node = Record<string, any>;
 
-const UNKNOWN_FIELD = `${ERRORS}: "A request body field that the operation does not define is rejected (400, code unknown_field)"`;
+const UNKNOWN_FIELD = 'docs/behaviour.md#requests: "A body field the operation does not define → 400 unknown_field on that field"';
 
 /** A valid request of an operation, a misspelt field to add to it, and how to see that nothing changed. */
 interface Valid {
@@ -149,7 +149,7 @@ describe('errors', () => {
         {
           id: `ERR-UNKNOWN-FIELD-${op.operationId}`,
           title: `${op.method} ${op.path} with a misspelt field is rejected and changes nothing`,
-          cites: `${UNKNOWN_FIELD}; openapi.yaml ${op.operationId} (unevaluatedProperties: false)`,
+          cites: `${UNKNOWN_FIELD}; openapi.yaml#${op.operationId} (its body schema has unevaluatedProperties: false)`,
           level: 'informative',
         },
         async (ctx) => {
@@ -180,7 +180,7 @@ describe('errors', () => {
     {
       id: 'ERR-UNKNOWN-FIELD-NESTED',
       title: 'A misspelt field inside purchase.products is rejected and nothing is created',
-      cites: `${UNKNOWN_FIELD}; openapi.yaml Product (additionalProperties: false)`,
+      cites: `${UNKNOWN_FIELD}; openapi.yaml#/components/schemas/Product (additionalProperties: false)`,
       level: 'informative',
     },
     async ({ api }) => {
@@ -208,14 +208,15 @@ describe('errors', () => {
 
   for (const op of apiOperations.filter((o) => o.relativePath.includes('{'))) {
     const path = fillPath(op.relativePath, UNKNOWN_ID);
-    // Webhooks exist only by DESIGN.md §4.14 (spec: "Events and webhooks: not shown"): informative.
+    // Webhooks are billing-sim's (docs/behaviour.md#webhooks; the spec: "Events and webhooks: not
+    // shown"): informative.
     const webhooks = (document.paths[op.path][op.method.toLowerCase()].tags ?? []).includes('Webhooks');
     const body = async (ctx: CheckContext) => (UNKNOWN_ID_BODY[op.operationId] ? UNKNOWN_ID_BODY[op.operationId]!(ctx) : hasBody(op.operationId) ? {} : undefined);
     check(
       {
         id: `ERR-UNKNOWN-ID-${op.operationId}`,
         title: `${op.method} ${op.path} with an id that does not exist fails with a client error`,
-        cites: `openapi.yaml ${op.operationId}: 404 "No such object in the caller's sandbox"${webhooks ? '; DESIGN.md §4.14 (spec: "Events and webhooks: not shown")' : ''}`,
+        cites: `openapi.yaml#${op.operationId}; openapi.yaml#/components/responses/NotFound: "No such object in the caller's sandbox"${webhooks ? '; docs/behaviour.md#webhooks (billing-sim\'s: the spec shows no events or webhooks)' : ''}`,
         level: webhooks ? 'informative' : 'normative',
       },
       async (ctx) => {
@@ -226,7 +227,7 @@ describe('errors', () => {
       {
         id: `ERR-UNKNOWN-ID-${op.operationId}-CODE`,
         title: `${op.method} ${op.path} with an unknown id → 404, __all__: not_found`,
-        cites: `${ERRORS}: "404 unknown or foreign id"`,
+        cites: `${NOT_FOUND}; docs/behaviour.md#error-codes: "not_found | 404"`,
         level: 'informative',
       },
       async (ctx) => {
@@ -239,7 +240,7 @@ describe('errors', () => {
     {
       id: 'ERR-ID-NOT-A-UUID',
       title: 'An id in the path that is not a UUID → 404, __all__: not_found',
-      cites: 'openapi.yaml info: "An id in the path that is not a UUID is \\"not found\\" too (404)"',
+      cites: 'docs/behaviour.md#requests: "Path ids are UUIDs; anything else is an id that names nothing → 404"; openapi.yaml#/components/parameters/Id: "An id that is not a UUID, unknown, or of another sandbox → 404"',
       level: 'informative',
     },
     async ({ api }) => {

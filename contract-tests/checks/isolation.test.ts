@@ -3,7 +3,7 @@
 // account, tries one request with the second account, and verifies with the first account that
 // nothing changed. That the attempt fails (any 4xx) and changes nothing is normative; that it is a
 // 404 exactly as for an unknown id (or a 400 does_not_exist for a reference in a body) is
-// DESIGN.md §3's decision, checked by the informative `-CODE` twin.
+// billing-sim's decision (docs/behaviour.md#sandboxes), checked by the informative `-CODE` twin.
 
 import { describe, expect } from 'vitest';
 import { check, type CheckContext } from '../lib/check.ts';
@@ -27,6 +27,7 @@ import {
   makeClient,
   makeOneTimeTemplate,
   makeTemplate,
+  needsSecondBrand,
   purchasesOf,
   refusal,
   saveToken,
@@ -39,9 +40,8 @@ import {
   type Attempt,
 } from '../lib/scenario.ts';
 
-const CITES =
-  'Spec, Authentication (every request carries the bearer credential of the account it acts for); DESIGN.md §3 Authentication and sandboxes: "Objects of one sandbox are invisible to every other"';
-const NOT_FOUND_CITES = 'DESIGN.md §3: "reading or changing one with another sandbox\'s token → 404, exactly as for an id that does not exist"';
+const CITES = 'docs/behaviour.md#sandboxes: "A sandbox is one isolated merchant account", "Its token reaches only its own objects"; docs/behaviour.md#authentication';
+const NOT_FOUND_CITES = 'docs/behaviour.md#sandboxes: "an id of another sandbox answers 404, exactly like an id that does not exist"; docs/behaviour.md#error-codes: "not_found | 404"';
 
 interface Accounts {
   /** The first account, which owns the objects. */
@@ -68,7 +68,7 @@ function foreignReference(spec: { id: string; title: string; field: string; requ
       cites: CITES,
       requires: ['token2', ...(spec.requires ?? [])],
       code: 'does_not_exist',
-      codeCites: 'DESIGN.md §3 Errors and openapi.yaml Error codes ("does_not_exist: a referenced object … does not exist in the sandbox")',
+      codeCites: 'docs/behaviour.md#error-codes: "does_not_exist | 400 | a referenced object (brand_id, client_id, recurring_token) is not in the sandbox"',
     },
     async (ctx) => arrange(await accounts(ctx)),
   );
@@ -91,6 +91,9 @@ async function subscriberOf(one: Account) {
 }
 
 describe('isolation', () => {
+  // These create templates or purchases in the second account, or send its brand: they need to know it.
+  needsSecondBrand(['ISO-TEMPLATE-PUT', 'ISO-PURCHASE-CHARGE', 'ISO-TOKEN-CHARGE', 'ISO-REF-PURCHASE-CLIENT', 'ISO-REF-SUBSCRIBER-CLIENT', 'ISO-REF-INVOICE-CLIENT', 'ISO-REF-TEMPLATE-BRAND']);
+
   // ------------------------------------------------------------------------------------ clients
   foreign({ id: 'ISO-CLIENT-GET', title: 'the second account cannot GET the first account\'s client' }, async ({ one, two }) => {
     const client = await makeClient(one);
@@ -295,7 +298,7 @@ describe('isolation', () => {
     {
       id: 'ISO-EVENTS-OUTBOX',
       title: 'the second account\'s recorded events and e-mails hold nothing of the first account\'s purchases',
-      cites: `${CITES}; DESIGN.md §3 ("its own … events, outbox")`,
+      cites: `${CITES}; docs/behaviour.md#sandboxes: "events, e-mails and clock"`,
       requires: ['token2', 'events'],
     },
     async (ctx) => {

@@ -42,7 +42,8 @@ const purchase: Subject = {
     // Exactly one of client_id or client: the client object when it is the field under test.
     if (path[0] === 'client') body.client = { email: `${unique()}@example.com` };
     else body.client_id = (await makeClient(api)).id;
-    // A service_type needs force_recurring and a due that leaves its execution time (DESIGN.md §4.8).
+    // A service_type needs force_recurring and a due that leaves its execution time
+    // (docs/behaviour.md#service-types).
     if (path[0] === 'service_type') Object.assign(body, { force_recurring: true, due: (await nowSeconds(g.ctx)) + 7 * DAY });
     const marker = unique();
     const slot = related(path, 'purchase.notes') ? 'success_redirect' : 'purchase.notes';

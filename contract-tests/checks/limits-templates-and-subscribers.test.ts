@@ -18,7 +18,7 @@ import {
   unique,
 } from '../lib/primitives.ts';
 import { makeClient, makeTemplate } from '../lib/scenario.ts';
-import { casesOf, checks, feasible, LIMITS, type Case } from '../lib/limits-cases.ts';
+import { casesOf, checks, feasible, type Case } from '../lib/limits-cases.ts';
 import { readBack, related, type Subject } from '../lib/limits-schema.ts';
 
 const INVOICE_FIELDS = ['issued', 'due', 'skip_capture', 'send_receipt'];
@@ -74,15 +74,15 @@ function dateCases(): Case[] {
   const name = 'BillingTemplateClientCreate';
   const deduction = ['subscription_deduction_date'];
   const first = ['subscription_first_deduction_date'];
-  const minCite = (field: string) => `${LIMITS}: "${field} | at least today plus 4 days"`;
-  const beforeCite = `${LIMITS}: "subscription_first_deduction_date | at least today plus 4 days, earlier than subscription_deduction_date"`;
+  const minCite = 'docs/behaviour.md#subscriber-fields: "the start date of the billing cycle. Minimum: today plus 4 days (400 min_value)"';
+  const beforeCite = 'docs/behaviour.md#subscriber-fields: "Must be earlier than subscription_deduction_date. Minimum: today plus 4 days"';
   // The subject's body starts the cycle on today + 10 and, with a first deduction, collects it on today + 5.
   return [
     {
       id: `LIM-${name}-subscription_deduction_date-min`,
       title: 'subscription_deduction_date = today + 4 days (the minimum) is accepted and stored',
       level: 'normative',
-      cites: minCite('subscription_deduction_date'),
+      cites: minCite,
       path: deduction,
       outcome: 'accepted',
       value: async (g) => addDays(await g.day(), 4),
@@ -91,7 +91,7 @@ function dateCases(): Case[] {
       id: `LIM-${name}-subscription_deduction_date-min-1`,
       title: 'subscription_deduction_date = today + 3 days (minimum − 1 day) is rejected',
       level: 'normative',
-      cites: minCite('subscription_deduction_date'),
+      cites: minCite,
       path: deduction,
       outcome: 'rejected',
       code: 'min_value',

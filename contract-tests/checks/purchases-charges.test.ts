@@ -1,6 +1,7 @@
 // Purchases charged with a client's recurring token (POST /purchases/{id}/charge/), and the spec's
-// "Rules on default_service_type" on creating and charging a Purchase (normative). The rest of the
-// charge is DESIGN.md's (informative): the spec shows no Purchase payload.
+// "Rules on default_service_type" on creating and charging a Purchase (normative; restated in
+// docs/behaviour.md#service-types). The rest of the charge is billing-sim's
+// (docs/behaviour.md#charges-with-a-token; informative): the spec shows no Purchase payload.
 
 import { describe, expect } from 'vitest';
 import { check } from '../lib/check.ts';
@@ -24,7 +25,6 @@ import {
   type Purchase,
 } from '../lib/scenario.ts';
 
-const SERVICE_RULES = 'Spec, Rules on default_service_type';
 
 /** A due instant far ahead of any target's clock, long enough for either service type. */
 const FAR_DUE = () => wallInstant(60);
@@ -35,7 +35,7 @@ describe('purchases', () => {
     {
       id: 'PUR-CHARGE-TOKEN',
       title: 'a client recurring token is "Used as recurring_token in POST /purchases/{id}/charge/": the charge is accepted and the Purchase is paid',
-      cites: 'Spec, Client recurring token: "Used as recurring_token in POST /purchases/{id}/charge/"; Spec, What the service does 3',
+      cites: `docs/behaviour.md#charges-with-a-token: "pays a purchase with a client's saved token"; openapi.yaml#chargePurchase`,
       requires: ['payments'],
     },
     async ({ api }) => {
@@ -50,7 +50,9 @@ describe('purchases', () => {
     {
       id: 'PUR-CHARGE-TOKEN-FIELDS',
       title: 'a charge → 200 with recurring_token set and payment {amount, currency, payment_method of the token}',
-      cites: 'DESIGN.md §3 Field names (Purchase: "recurring_token (id of the token that paid it, or null)", payment); openapi.yaml chargePurchase',
+      cites:
+        'docs/behaviour.md#field-names: "recurring_token (the token that paid it, or null)"; ' +
+        `docs/behaviour.md#charges-with-a-token: "A successful one sets the purchase's recurring_token and ends as a payment does"; openapi.yaml#chargePurchase`,
       level: 'informative',
       requires: ['payments'],
     },
@@ -65,7 +67,9 @@ describe('purchases', () => {
     {
       id: 'PUR-CHARGE-DECLINED',
       title: 'a token whose later charges are declined: 200 with status error and no payment; the purchase can still be paid',
-      cites: 'DESIGN.md §3 Simulator control (pay: token_outcome); openapi.yaml chargePurchase ("A charge declined … answers 200 with status error")',
+      cites:
+        `docs/behaviour.md#charges-with-a-token: "A charge that the simulated bank declines (the token's token_outcome was failure) answers 200 with status error"; ` +
+        'openapi.yaml#chargePurchase: "A charge declined … answers 200 with status error"',
       level: 'informative',
       requires: ['payments'],
     },
@@ -81,7 +85,9 @@ describe('purchases', () => {
     {
       id: 'PUR-CHARGE-OTHER-CLIENT-TOKEN',
       title: 'a charge with another client\'s token is rejected; the purchase is unchanged',
-      cites: 'openapi.yaml chargePurchase ("a token of another client" → 400) and ChargeRequest ("a usable recurring token of the purchase\'s client")',
+      cites:
+        'docs/behaviour.md#charges-with-a-token: "or one of another client (does_not_exist)"; openapi.yaml#chargePurchase: "a token of another client"; ' +
+        `openapi.yaml#/components/schemas/ChargeRequest: "a usable recurring token of the purchase's client"`,
       level: 'informative',
       requires: ['payments'],
       field: 'recurring_token',
@@ -101,7 +107,7 @@ describe('purchases', () => {
     {
       id: 'PUR-SERVICE-TYPE-NEEDS-FORCE-RECURRING',
       title: '"force_recurring must be true to use the default_service_type": a Purchase created with service_type and no force_recurring gets no service type',
-      cites: `${SERVICE_RULES} 4: "When creating a Purchase, force_recurring must be true to use the default_service_type."`,
+      cites: 'docs/behaviour.md#service-types: "A purchase has a service_type only when force_recurring is true"',
     },
     async ({ api }) => {
       const { account, client } = await mainClient(api);
@@ -119,7 +125,7 @@ describe('purchases', () => {
     {
       id: 'PUR-SERVICE-TYPE-NEEDS-FORCE-RECURRING-CODE',
       title: 'POST /purchases/ with service_type and no force_recurring → 400 service_type invalid; nothing is created',
-      cites: 'DESIGN.md §4.8 ("POST /purchases/ with a service_type and no force_recurring → 400")',
+      cites: 'docs/behaviour.md#service-types: "POST /purchases/ with a service_type and without force_recurring → 400 on service_type"; docs/behaviour.md#error-codes: "invalid | 400"',
       level: 'informative',
     },
     async ({ api }) => {
@@ -135,7 +141,7 @@ describe('purchases', () => {
     {
       id: 'PUR-TWODAY-DUE-TOMORROW-CREATE',
       title: '"A Purchase due tomorrow cannot be created … with a TWODAY type"; ONEDAY due tomorrow and TWODAY due in two days can',
-      cites: `${SERVICE_RULES} 1: "A Purchase due must be valid for at least the execution time of the service type used to collect it. A Purchase due tomorrow cannot be created or charged with a TWODAY type or token."`,
+      cites: 'docs/behaviour.md#service-types: "their execution time is 1 and 2 days", "A purchase whose due is sooner than its execution time cannot be created (400 on service_type)"',
       requires: ['clock'],
       field: 'service_type',
       code: 'invalid',
@@ -158,7 +164,7 @@ describe('purchases', () => {
     {
       id: 'PUR-TWODAY-DUE-TOMORROW-CHARGE',
       title: '"A Purchase due tomorrow cannot be … charged with a TWODAY … token"; the same purchase two days before due can',
-      cites: `${SERVICE_RULES} 1: "A Purchase due tomorrow cannot be created or charged with a TWODAY type or token."`,
+      cites: 'docs/behaviour.md#service-types: "their execution time is 1 and 2 days", "A purchase whose due is sooner than its execution time cannot be created … nor charged with such a token (400 on recurring_token)"',
       requires: ['clock', 'payments'],
       field: 'recurring_token',
       code: 'invalid',
@@ -181,7 +187,7 @@ describe('purchases', () => {
     {
       id: 'PUR-ONEDAY-NEEDS-ONEDAY-TOKEN',
       title: '"A ONEDAY Purchase needs a ONEDAY token": a TWODAY token is rejected; a ONEDAY token is accepted',
-      cites: `${SERVICE_RULES} 3: "A recurring token can only charge a Purchase of the same service type. A ONEDAY Purchase needs a ONEDAY token."`,
+      cites: 'docs/behaviour.md#service-types: "A token takes the service type of the purchase that saved it, and charges only purchases of the same service type"',
       requires: ['payments'],
       field: 'recurring_token',
       code: 'invalid',
@@ -209,7 +215,7 @@ describe('purchases', () => {
       {
         id,
         title,
-        cites: `${SERVICE_RULES} 3: "A recurring token can only charge a Purchase of the same service type."`,
+        cites: 'docs/behaviour.md#service-types: "charges only purchases of the same service type (a token without one charges only purchases without one)"',
         requires: ['payments'],
         field: 'recurring_token',
         code: 'invalid',

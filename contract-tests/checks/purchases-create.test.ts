@@ -1,6 +1,6 @@
 // Purchases: POST /purchases/, get, list, the computed total, cancel, and payment at the simulated
 // checkout. The spec shows no Purchase payload ("Their payloads: not shown"), so most of the resource
-// is DESIGN.md's (informative).
+// is billing-sim's (docs/behaviour.md#purchases, #field-names): informative.
 
 import { describe, expect } from 'vitest';
 import { check } from '../lib/check.ts';
@@ -24,7 +24,7 @@ import {
   type Purchase,
 } from '../lib/scenario.ts';
 
-const DESIGN_PURCHASE = 'DESIGN.md §3 Field names (Purchase) and Endpoints; the spec shows no Purchase payload ("Their payloads: not shown")';
+const PURCHASE_FIELDS = 'docs/behaviour.md#field-names: "Purchase: brand_id, client_id"; docs/behaviour.md#purchases: "creates a purchase (status created, no e-mail)"; openapi.yaml#createPurchase';
 
 describe('purchases', () => {
   // ----------------------------------------------------------------------------- create, get, list
@@ -32,7 +32,7 @@ describe('purchases', () => {
     {
       id: 'PUR-CREATE-CHECKOUT-URL',
       title: 'POST /purchases/ creates a Purchase for the client with a checkout_url to redirect the client to',
-      cites: 'Spec, Other operations referenced: "POST /purchases/ (the client is redirected to purchase.checkout_url)"',
+      cites: 'docs/behaviour.md#purchases: "for a client to pay at its checkout_url"; docs/behaviour.md#formats: "checkout_url is an absolute URL on the origin the client called"',
     },
     async ({ api }) => {
       const { account, client } = await mainClient(api);
@@ -46,7 +46,7 @@ describe('purchases', () => {
     {
       id: 'PUR-CREATE',
       title: 'POST /purchases/ → 201: status created, no template, no payment, no service type, GET returns the same',
-      cites: DESIGN_PURCHASE,
+      cites: PURCHASE_FIELDS,
       level: 'informative',
     },
     async ({ api }) => {
@@ -76,7 +76,7 @@ describe('purchases', () => {
     {
       id: 'PUR-CREATE-CLIENT-OBJECT',
       title: 'POST /purchases/ with a client object instead of client_id creates the client with the purchase',
-      cites: 'DESIGN.md §3 Field names (Purchase: "client_id (or, on create, a client object)")',
+      cites: 'docs/behaviour.md#purchases: "or client (the details of a new client, created with it)"; docs/behaviour.md#field-names: "client_id (or, on create, a client object)"',
       level: 'informative',
     },
     async ({ api }) => {
@@ -94,7 +94,7 @@ describe('purchases', () => {
     {
       id: 'PUR-CREATE-CLIENT-BOTH-OR-NEITHER',
       title: 'POST /purchases/ with both client_id and client, or neither → 400 __all__; nothing is created',
-      cites: 'openapi.yaml createPurchase ("both or neither → 400 under __all__")',
+      cites: 'docs/behaviour.md#purchases: "both or neither → 400 under __all__"; openapi.yaml#createPurchase',
       level: 'informative',
     },
     async ({ api }) => {
@@ -113,7 +113,7 @@ describe('purchases', () => {
     {
       id: 'PUR-LIST-GET',
       title: 'GET /purchases/ lists purchases newest first; GET /purchases/{id}/ returns one; an unknown id → 404',
-      cites: 'DESIGN.md §3 Formats ("Lists … newest first") and Errors ("404 unknown or foreign id")',
+      cites: 'docs/behaviour.md#lists: "newest first"; docs/behaviour.md#status-codes: "404 | an unknown path, an unknown id"',
       level: 'informative',
     },
     async ({ api }) => {
@@ -132,7 +132,9 @@ describe('purchases', () => {
     {
       id: 'PUR-TOTAL',
       title: 'total is computed from products: round(price × quantity) − discount, plus tax_percent of that line',
-      cites: 'Spec, BillingTemplate table, purchase: "products, total, currency"; DESIGN.md §3 Field names (Purchase: "total computed and read-only") and openapi.yaml PurchaseDetails.total',
+      cites:
+        'docs/behaviour.md#formats: "purchase.total is the sum over products of (round(price × quantity) − discount), each line plus round(that line × tax_percent / 100)", ' +
+        '"quantity may be fractional (default 1)"; openapi.yaml#/components/schemas/PurchaseDetailsFields/properties/total',
       level: 'informative',
     },
     async ({ api }) => {
@@ -157,7 +159,9 @@ describe('purchases', () => {
     {
       id: 'PUR-TOTAL-READ-ONLY',
       title: 'a total sent that differs from the computed one → 400 purchase.total read_only; nothing is created',
-      cites: 'openapi.yaml PurchaseDetails.total ("Read-only: a sent value must equal the stored total"); DESIGN.md §4.10 read_only',
+      cites:
+        'openapi.yaml#/components/schemas/PurchaseDetailsFields/properties/total: "Read-only: a sent value must equal the stored total"; ' +
+        'docs/behaviour.md#read-only-fields: "purchase.total is computed: send it back unchanged, or leave it out"',
       level: 'informative',
     },
     async ({ api }) => {
@@ -175,7 +179,7 @@ describe('purchases', () => {
     {
       id: 'PUR-CANCEL',
       title: 'POST /purchases/{id}/cancel/ → 200 cancelled (status_history created, cancelled); cancelling again → 400 __all__ invalid_state',
-      cites: 'DESIGN.md §3 Endpoints and Field names (Purchase statuses); openapi.yaml cancelPurchase',
+      cites: 'docs/behaviour.md#purchases: "created, sent, viewed, error and overdue can be paid, charged and cancelled", "Any other status → 400 invalid_state for those actions"; openapi.yaml#cancelPurchase',
       level: 'informative',
     },
     async ({ api }) => {
@@ -194,7 +198,7 @@ describe('purchases', () => {
     {
       id: 'PUR-CANCEL-PAID',
       title: 'a paid purchase cannot be cancelled → 400 __all__ invalid_state; it stays paid',
-      cites: 'openapi.yaml cancelPurchase ("Only an unpaid purchase can be cancelled")',
+      cites: 'openapi.yaml#cancelPurchase: "Only an unpaid purchase can be cancelled"; docs/behaviour.md#purchases: "Any other status → 400 invalid_state for those actions"',
       level: 'informative',
       requires: ['payments'],
     },
@@ -212,7 +216,9 @@ describe('purchases', () => {
     {
       id: 'PUR-PAY-STATUS-PAYMENT',
       title: 'after payment: status paid, status_history created → paid, payment {amount = total, currency, payment_method, paid_on}',
-      cites: 'DESIGN.md §3 Field names (Purchase: status, status_history, "payment (null until paid)"); openapi.yaml Payment',
+      cites:
+        'docs/behaviour.md#field-names: "status_history ([{status, timestamp}])", "payment ({amount, currency, payment_method, paid_on}, null until paid)"; ' +
+        'docs/behaviour.md#simulated-payments: "success → paid"; openapi.yaml#/components/schemas/Payment',
       level: 'informative',
       requires: ['payments'],
     },

@@ -36,7 +36,7 @@ describe('purchases', () => {
     {
       id: 'PUR-SEND-INVOICE-NOT-STORED',
       title: 'send_invoice on a one-time template creates a Purchase for the client; "BillingTemplateClient records of non-subscription templates are not stored"',
-      cites: 'Spec, What the service does 4: "POST /billing_templates/{id}/send_invoice/ sends the invoices. BillingTemplateClient records of non-subscription templates are not stored."',
+      cites: 'docs/behaviour.md#one-time-templates: "creates one purchase per call and e-mails its invoice", "No subscriber is stored"',
     },
     async ({ api }) => {
       const { account, client } = await mainClient(api);
@@ -53,7 +53,8 @@ describe('purchases', () => {
       id: 'PUR-SEND-INVOICE-COPIES',
       title: 'the sent Purchase has the template\'s purchase details copied 1:1, and its due, skip_capture and send_receipt',
       cites:
-        'Spec, What the service does 2 ("copies the template\'s purchase details (copied 1:1)"); Spec, BillingTemplate table: due "Sets due on generated Purchases", skip_capture "Sets skip_capture on generated Purchases", send_receipt "Sets send_receipt on generated Purchases"',
+        `docs/behaviour.md#one-time-templates: "the template's purchase copied 1:1"; ` +
+        'docs/behaviour.md#template-fields: "sets due on generated purchases", "sets skip_capture on generated purchases", "sets send_receipt on generated purchases"',
     },
     async ({ api }) => {
       const { account, client } = await mainClient(api);
@@ -74,7 +75,7 @@ describe('purchases', () => {
     {
       id: 'PUR-SEND-INVOICE-SENT',
       title: 'send_invoice → 201 Purchase with status sent (created, sent) and the whitelist sent; one Purchase per call',
-      cites: 'DESIGN.md §4.12 ("send_invoice creates and e-mails one Purchase per call (status sent)"); DESIGN.md §3 Endpoints',
+      cites: 'docs/behaviour.md#one-time-templates: "creates one purchase per call and e-mails its invoice (status sent)"; docs/behaviour.md#endpoints: "send_invoice/ {client_id, payment_method_whitelist?} → 201 Purchase"',
       level: 'informative',
     },
     async ({ api }) => {
@@ -94,7 +95,7 @@ describe('purchases', () => {
     {
       id: 'PUR-SEND-INVOICE-EMAILED',
       title: 'send_invoice e-mails the invoice to the client',
-      cites: 'Spec, Send invoices ("sends the one-time invoices"); DESIGN.md §3 Simulator control (GET /sim/v1/outbox)',
+      cites: 'docs/behaviour.md#one-time-templates: "e-mails its invoice"; docs/behaviour.md#outbox: "Invoices go out for send_invoice/"; openapi.yaml#listOutbox',
       level: 'informative',
       requires: ['clock', 'events'],
     },
@@ -110,7 +111,7 @@ describe('purchases', () => {
     {
       id: 'PUR-SEND-INVOICE-ISSUED-TODAY',
       title: 'issued, when omitted, is "generated from the current day in purchase.timezone": Jan 31 in Pacific/Auckland at 2026-01-30T11:30Z, Jan 30 in UTC',
-      cites: 'Spec, BillingTemplate table, issued: "When omitted, generated from the current day in purchase.timezone."',
+      cites: 'docs/behaviour.md#template-fields: "issued | … when omitted, generated from the current day in purchase.timezone"',
       requires: ['clock'],
     },
     async ({ api }) => {
@@ -128,7 +129,7 @@ describe('purchases', () => {
     {
       id: 'PUR-SEND-INVOICE-ISSUED-SET',
       title: 'a template\'s issued "Sets issued on generated Purchases"',
-      cites: 'Spec, BillingTemplate table, issued: "Sets issued on generated Purchases."',
+      cites: 'docs/behaviour.md#template-fields: "sets issued on generated purchases"',
     },
     async ({ api }) => {
       const { account, client } = await mainClient(api);
@@ -142,7 +143,7 @@ describe('purchases', () => {
     {
       id: 'PUR-SEND-INVOICE-SUBSCRIPTION',
       title: 'send_invoice on a subscription template is rejected; nothing is sent',
-      cites: 'Spec, Send invoices: "For templates with is_subscription false"',
+      cites: 'docs/behaviour.md#one-time-templates: "On a subscription template → 400 invalid_state"',
       field: '__all__',
       code: 'invalid_state',
     },
@@ -160,7 +161,7 @@ describe('purchases', () => {
     {
       id: 'PUR-SEND-INVOICE-CLIENT-UNKNOWN',
       title: 'send_invoice to a client that does not exist is rejected',
-      cites: 'openapi.yaml sendInvoice ("A client_id that is not a client of the sandbox → 400 does_not_exist")',
+      cites: 'openapi.yaml#sendInvoice: "A client_id that is not a client of the sandbox → 400 does_not_exist"; docs/behaviour.md#error-codes: "does_not_exist | 400"',
       level: 'informative',
       field: 'client_id',
       code: 'does_not_exist',

@@ -36,14 +36,15 @@ import {
   type Token,
 } from '../lib/scenario.ts';
 
-const DELETE = 'Spec, Delete a client recurring token';
+/** The spec's "Delete a client recurring token", as openapi.yaml restates it. */
+const DELETE = 'openapi.yaml#deleteClientRecurringToken';
 
 describe('recurring tokens', () => {
   check(
     {
       id: 'TOK-SERVICE-TYPE',
       title: '"the token\'s service type is that of the creating Purchase": ONEDAY, TWODAY, and none',
-      cites: 'Spec, Rules on default_service_type 2: "Recurring tokens are created with Purchases, and the token\'s service type is that of the creating Purchase."',
+      cites: `docs/behaviour.md#service-types: "A token takes the service type of the purchase that saved it"; docs/behaviour.md#simulated-payments: "its service type is the purchase's"`,
       requires: ['payments'],
     },
     async ({ api }) => {
@@ -60,7 +61,9 @@ describe('recurring tokens', () => {
     {
       id: 'TOK-FORCE-RECURRING-SAVES',
       title: 'a purchase with force_recurring saves the card without the client choosing',
-      cites: 'Spec, BillingTemplate fields not shown: a boolean "that forces saving of the customer\'s payment credentials for later recurring payments when the payment method supports it, without giving the customer a choice"; DESIGN.md §3 Simulator control (save_token forced)',
+      cites:
+        `docs/behaviour.md#template-fields: "forces saving of the customer's payment credentials for later recurring payments when the payment method supports it, without giving the customer a choice"; ` +
+        'docs/behaviour.md#simulated-payments: "forced when the purchase has force_recurring and the method can save one"',
       level: 'informative',
       requires: ['payments'],
     },
@@ -77,7 +80,9 @@ describe('recurring tokens', () => {
     {
       id: 'TOK-LIST-GET',
       title: 'GET /clients/{id}/recurring_tokens/ lists the client\'s tokens newest first, ids equal to their purchases\'; GET one returns it',
-      cites: 'DESIGN.md §3 Endpoints and Field names ("Recurring token: id equals the id of the Purchase whose payment saved it; client_id, payment_method, description (masked), service_type")',
+      cites:
+        'docs/behaviour.md#field-names: "RecurringToken: id (the id of the purchase whose payment saved it), client_id, payment_method, description (masked"; ' +
+        `docs/behaviour.md#recurring-tokens: "lists a client's tokens"; openapi.yaml#listClientRecurringTokens: "newest first"`,
       level: 'informative',
       requires: ['payments'],
     },
@@ -105,7 +110,7 @@ describe('recurring tokens', () => {
     {
       id: 'TOK-DELETE-204',
       title: 'deleting a client recurring token: "HTTP 204, no body"',
-      cites: `${DELETE}: "Success response: HTTP 204, no body."`,
+      cites: `${DELETE}: "success is HTTP 204 with no body"; docs/behaviour.md#status-codes: "204 | a delete; no body"`,
       requires: ['payments'],
     },
     async ({ api }) => {
@@ -121,7 +126,7 @@ describe('recurring tokens', () => {
     {
       id: 'TOK-DELETE-EFFECT-1',
       title: 'effect 1: a Purchase created for the client afterwards "no longer offers this token": it is gone from the client\'s tokens, other tokens stay',
-      cites: `${DELETE}, effect 1: "A Purchase created with the respective client's client_id no longer offers this token on the checkout page."; Spec, What the service does 5 ("removes it from use on checkout")`,
+      cites: `docs/behaviour.md#recurring-tokens: "the token leaves the client's list and the checkout page"; ${DELETE}: "A Purchase created with the respective client's client_id no longer offers this token on the checkout page"`,
       requires: ['payments'],
     },
     async ({ api }) => {
@@ -143,7 +148,7 @@ describe('recurring tokens', () => {
     {
       id: 'TOK-DELETE-EFFECT-2',
       title: 'effect 2: "The token ID can no longer be used as recurring_token in POST /purchases/{id}/charge/"',
-      cites: `${DELETE}, effect 2: "The token ID can no longer be used as recurring_token in POST /purchases/{id}/charge/."`,
+      cites: `docs/behaviour.md#recurring-tokens: "charging with it → 400 does_not_exist"; ${DELETE}: "The token id can no longer be used as recurring_token in POST /purchases/{id}/charge/ (400)"`,
       requires: ['payments'],
       field: 'recurring_token',
       code: 'does_not_exist',
@@ -159,7 +164,7 @@ describe('recurring tokens', () => {
     {
       id: 'TOK-DELETE-EFFECT-3',
       title: 'effect 3: "The respective Purchase has is_recurring_token false"',
-      cites: `${DELETE}, effect 3: "The respective Purchase has is_recurring_token false, as if POST /purchases/{recurring_token}/delete_recurring_token/ had been issued."`,
+      cites: `docs/behaviour.md#recurring-tokens: "the purchase that saved it has is_recurring_token false"; ${DELETE}: "has is_recurring_token false, as if POST /purchases/{recurring_token}/delete_recurring_token/ had been issued"`,
       requires: ['payments'],
     },
     async ({ api }) => {
@@ -180,7 +185,9 @@ describe('recurring tokens', () => {
     {
       id: 'TOK-DELETE-NOT-CHARGED-AUTOMATICALLY',
       title: 'a deleted token is removed "for charging": the next subscription billing is not paid with it',
-      cites: 'Spec, What the service does 5: "A client recurring token can be deleted by ID, which removes it from use on checkout and for charging"; What the service does 3 ("paid automatically when the client has saved a card")',
+      cites:
+        `docs/behaviour.md#recurring-tokens: "Automatic charges use the client's newest usable token"; docs/behaviour.md#automatic-charges: "no usable token → status sent and an invoice e-mail"; ` +
+        `${DELETE}: "automatic subscription charges stop using it"`,
       requires: ['clock', 'payments'],
     },
     async ({ api }) => {
@@ -205,7 +212,7 @@ describe('recurring tokens', () => {
     {
       id: 'TOK-DELETE-AGAIN-404',
       title: 'a deleted token: GET and a second DELETE → 404',
-      cites: 'openapi.yaml deleteClientRecurringToken ("A token that is already deleted … answers 404"); DESIGN.md §3 Errors',
+      cites: `${DELETE}: "A token that is already deleted … answers 404"; docs/behaviour.md#recurring-tokens: "A token that does not exist, no longer does … → 404"`,
       level: 'informative',
       requires: ['payments'],
     },
@@ -222,12 +229,12 @@ describe('recurring tokens', () => {
     {
       id: 'TOK-DELETE-OTHER-CLIENT',
       title: 'a deletion addressed through a client that does not own the token is rejected and deletes nothing',
-      cites: `${DELETE}: "the operation is a deletion addressed by two UUID path parameters (the owner client and the token)"`,
+      cites: `${DELETE}: "a deletion addressed by the owner client and the token"; docs/behaviour.md#recurring-tokens: "or belongs to another client than the one in the path → 404"`,
       requires: ['payments'],
       field: '__all__',
       code: 'not_found',
       status: 404,
-      codeCites: 'DESIGN.md §3 Errors (404 unknown id) and openapi.yaml deleteClientRecurringToken ("… or that belongs to another client, answers 404")',
+      codeCites: `${DELETE}: "or that belongs to another client, answers 404"; docs/behaviour.md#error-codes: "not_found | 404"`,
     },
     async ({ api }) => {
       const { account, client } = await mainClient(api);
@@ -244,7 +251,9 @@ describe('recurring tokens', () => {
     {
       id: 'TOK-DELETE-VIA-PURCHASE',
       title: 'POST /purchases/{recurring_token}/delete_recurring_token/ has the same effects: is_recurring_token false, no longer listed, no longer charges',
-      cites: `${DELETE}, effect 3 ("as if POST /purchases/{recurring_token}/delete_recurring_token/ had been issued"); Spec, Other operations referenced`,
+      cites:
+        'docs/behaviour.md#recurring-tokens: "Deleting one, by DELETE /api/v1/clients/{id}/recurring_tokens/{token_id}/ or POST /api/v1/purchases/{token_id}/delete_recurring_token/"; ' +
+        'openapi.yaml#deleteRecurringToken: "Same effects as DELETE /api/v1/clients/{id}/recurring_tokens/{token_id}/"',
       requires: ['payments'],
     },
     async ({ api }) => {
@@ -262,7 +271,9 @@ describe('recurring tokens', () => {
     {
       id: 'TOK-DELETE-VIA-PURCHASE-200',
       title: 'delete_recurring_token → 200 with the saving Purchase (is_recurring_token false); again → 404; charging → 400 recurring_token does_not_exist',
-      cites: 'openapi.yaml deleteRecurringToken and chargePurchase; DESIGN.md §4.9',
+      cites:
+        'openapi.yaml#deleteRecurringToken: "Answers that Purchase", "No token with this id (never saved, already deleted, or of another sandbox) → 404"; ' +
+        'openapi.yaml#chargePurchase: "a token that is unknown or deleted"',
       level: 'informative',
       requires: ['payments'],
     },

@@ -1,26 +1,31 @@
-// The simulator control API and health check: DESIGN.md decisions only (the spec has no
-// simulator), so every check is informative, and each one skips on a target without the capability.
+// The simulator control API and health check: billing-sim's decisions only
+// (docs/behaviour.md#control-api; the spec has no simulator), so every check is informative, and each
+// one skips on a target without the capability.
 
 import { describe, expect } from 'vitest';
 import { check } from '../lib/check.ts';
 
-const design = (section: string) => `DESIGN.md §3 ${section}`;
-
 describe('simulator', () => {
-  check({ id: 'SIM-HEALTHZ', title: 'GET /healthz answers 200 without a token', cites: design('Server'), level: 'informative', requires: ['clock'] }, async ({ target }) => {
+  check({ id: 'SIM-HEALTHZ', title: 'GET /healthz answers 200 without a token', cites: 'openapi.yaml#getHealth; docs/behaviour.md#paths', level: 'informative', requires: ['clock'] }, async ({ target }) => {
     const res = await fetch(`${target.origin}/healthz`);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ status: 'ok' });
   });
 
-  check({ id: 'SIM-CAPABILITIES', title: 'GET /sim/v1/capabilities names the clock, payments and events', cites: design('Simulator control'), level: 'informative', requires: ['clock'] }, async ({ api }) => {
+  check({ id: 'SIM-CAPABILITIES', title: 'GET /sim/v1/capabilities names the clock, payments and events', cites: 'docs/behaviour.md#control-api: "GET /sim/v1/capabilities"; openapi.yaml#getCapabilities', level: 'informative', requires: ['clock'] }, async ({ api }) => {
     const res = await api.sim.get('/capabilities');
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(['clock', 'events', 'payments']);
   });
 
   check(
-    { id: 'SIM-CLOCK-FREEZE', title: 'PATCH /sim/v1/clock freezes and unfreezes without moving the clock', cites: design('Simulator control'), level: 'informative', requires: ['clock'] },
+    {
+      id: 'SIM-CLOCK-FREEZE',
+      title: 'PATCH /sim/v1/clock freezes and unfreezes without moving the clock',
+      cites: 'docs/behaviour.md#sandbox-clock: "freezes the clock at its current instant", "Neither jumps"; openapi.yaml#patchClock',
+      level: 'informative',
+      requires: ['clock'],
+    },
     async ({ sandboxAt }) => {
       const sandbox = await sandboxAt('2026-12-31T23:59:30Z');
       expect((await sandbox.sim.get('/clock')).body).toEqual({ now: '2026-12-31T23:59:30.000Z', frozen: true });
@@ -34,7 +39,7 @@ describe('simulator', () => {
   );
 
   check(
-    { id: 'SIM-ADVANCE-PAST', title: 'advancing the clock into the past is refused and the clock stays', cites: design('Simulator control: "the past → 400"'), level: 'informative', requires: ['clock'] },
+    { id: 'SIM-ADVANCE-PAST', title: 'advancing the clock into the past is refused and the clock stays', cites: 'docs/behaviour.md#time-travel: "a to earlier than now (min_value)"; openapi.yaml#advanceClock', level: 'informative', requires: ['clock'] },
     async ({ sandboxAt }) => {
       const sandbox = await sandboxAt('2028-02-29T12:00:00Z');
       const res = await sandbox.sim.post('/clock/advance', { to: '2028-02-28T12:00:00Z' });
@@ -45,7 +50,13 @@ describe('simulator', () => {
   );
 
   check(
-    { id: 'SIM-RESET', title: 'POST /sim/v1/reset empties the sandbox and keeps its clock', cites: design('Simulator control'), level: 'informative', requires: ['clock'] },
+    {
+      id: 'SIM-RESET',
+      title: 'POST /sim/v1/reset empties the sandbox and keeps its clock',
+      cites: `docs/behaviour.md#sandboxes: "POST /sim/v1/reset empties the caller's sandbox", "The sandbox keeps its id, token, brand, clock and webhook signing key"; openapi.yaml#resetSandbox`,
+      level: 'informative',
+      requires: ['clock'],
+    },
     async ({ sandboxAt }) => {
       const sandbox = await sandboxAt('2027-01-01T00:00:00Z');
       expect((await sandbox.post('/clients/', { email: 'reset@example.com' })).status).toBe(201);
@@ -57,7 +68,13 @@ describe('simulator', () => {
   );
 
   check(
-    { id: 'SIM-EVENTS-OUTBOX', title: 'a sent invoice is an event and an e-mail to the client', cites: `${design('Simulator control')}; DESIGN.md §4.12, §4.14`, level: 'informative', requires: ['clock', 'events'] },
+    {
+      id: 'SIM-EVENTS-OUTBOX',
+      title: 'a sent invoice is an event and an e-mail to the client',
+      cites: 'docs/behaviour.md#events: "purchase.created | a purchase is created"; docs/behaviour.md#outbox: "Invoices go out for send_invoice/"; openapi.yaml#listEvents; openapi.yaml#listOutbox',
+      level: 'informative',
+      requires: ['clock', 'events'],
+    },
     async ({ sandboxAt }) => {
       const sandbox = await sandboxAt('2027-01-01T00:00:00Z');
       // A new sandbox is empty; its brand is named by the reset's answer.

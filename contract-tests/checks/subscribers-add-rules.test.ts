@@ -6,7 +6,7 @@
 
 import { describe, expect } from 'vitest';
 import { check, type CheckContext } from '../lib/check.ts';
-import { SUBSCRIBER_TABLE as TABLE } from '../lib/citations.ts';
+import { SUBSCRIBER_FIELDS as TABLE } from '../lib/citations.ts';
 import type { ApiClient } from '../lib/client.ts';
 import {
   ACTIVE_AT_ONCE,
@@ -63,7 +63,7 @@ describe('subscribers', () => {
     {
       id: 'SUB-ADD-ONE-TIME-TEMPLATE',
       title: 'add_subscriber on a template with is_subscription false is rejected; nothing is stored',
-      cites: 'Spec, Add a subscriber: "The template must have is_subscription true"; Spec, What the service does 4',
+      cites: 'docs/behaviour.md#subscribers: "The template must have is_subscription true (else 400 invalid_state)"',
       field: '__all__',
       code: 'invalid_state',
     },
@@ -82,7 +82,7 @@ describe('subscribers', () => {
     {
       id: 'SUB-ADD-CLIENT-UNKNOWN',
       title: 'client reference: "ID of an existing Client": an unknown id is rejected',
-      cites: `${TABLE}, client reference: "ID of an existing Client"`,
+      cites: `${TABLE}: "the id of an existing client of the sandbox (400 does_not_exist)"`,
       field: 'client_id',
       code: 'does_not_exist',
     },
@@ -99,7 +99,7 @@ describe('subscribers', () => {
     {
       id: 'SUB-ADD-SAME-CLIENT-TWICE',
       title: '"The same Client may be added to one template several times"',
-      cites: `${TABLE}, client reference: "The same Client may be added to one template several times."`,
+      cites: `${TABLE}: "The same client may be added to one template several times"`,
     },
     async ({ api }) => {
       const { account, client, template } = await setup(api, ACTIVE_AT_ONCE);
@@ -116,7 +116,7 @@ describe('subscribers', () => {
     {
       id: 'SUB-ADD-DEDUCTION-MIN',
       title: 'subscription_deduction_date "Minimum: today plus 4 days": today + 3 is rejected, today + 4 accepted',
-      cites: `${TABLE}, subscription_deduction_date: "Minimum: today plus 4 days"; Spec, Limits`,
+      cites: `${TABLE}: "the start date of the billing cycle. Minimum: today plus 4 days (400 min_value)"`,
       requires: ['clock'],
       field: 'subscription_deduction_date',
       code: 'min_value',
@@ -138,7 +138,7 @@ describe('subscribers', () => {
     {
       id: 'SUB-ADD-FIRST-DATE-NEEDS-AMOUNT',
       title: 'subscription_first_deduction_date "Requires subscription_first_deduction_amount when set"',
-      cites: `${TABLE}, subscription_first_deduction_date: "Requires subscription_first_deduction_amount when set."`,
+      cites: `${TABLE}: "Requires subscription_first_deduction_amount when set"`,
       field: 'subscription_first_deduction_amount',
       code: 'required',
     },
@@ -149,7 +149,7 @@ describe('subscribers', () => {
     {
       id: 'SUB-ADD-FIRST-AMOUNT-NEEDS-DATE',
       title: 'subscription_first_deduction_amount "Requires subscription_first_deduction_date when set"',
-      cites: `${TABLE}, subscription_first_deduction_amount: "Requires subscription_first_deduction_date when set."`,
+      cites: `${TABLE}: "Requires subscription_first_deduction_date when set"`,
       field: 'subscription_first_deduction_date',
       code: 'required',
     },
@@ -164,7 +164,7 @@ describe('subscribers', () => {
       {
         id: `SUB-ADD-FIRST-${suffix}`,
         title: `subscription_first_deduction_date "Must be earlier than subscription_deduction_date": a date ${label} it is rejected`,
-        cites: `${TABLE}, subscription_first_deduction_date: "Must be earlier than subscription_deduction_date"; Spec, Limits`,
+        cites: `${TABLE}: "subscription_first_deduction_date | … Must be earlier than subscription_deduction_date"`,
         field: 'subscription_first_deduction_date',
         code: 'max_value',
       },
@@ -176,7 +176,7 @@ describe('subscribers', () => {
     {
       id: 'SUB-ADD-FIRST-DAY-BEFORE',
       title: 'a first deduction one day before subscription_deduction_date is accepted and stored with its amount',
-      cites: `${TABLE}, subscription_first_deduction_date: "Ad-hoc first collection … Must be earlier than subscription_deduction_date"`,
+      cites: `${TABLE}: "an ad-hoc first collection, for example for a mid-cycle start … Must be earlier than subscription_deduction_date"`,
     },
     async ({ api }) => {
       const { account, client, template } = await setup(api, ACTIVE_AT_ONCE);
@@ -195,7 +195,7 @@ describe('subscribers', () => {
     {
       id: 'SUB-ADD-FIRST-MIN',
       title: 'subscription_first_deduction_date "Minimum: today plus 4 days": today + 3 is rejected, today + 4 accepted',
-      cites: `${TABLE}, subscription_first_deduction_date: "Minimum: today plus 4 days"; Spec, Limits`,
+      cites: `${TABLE}: "Must be earlier than subscription_deduction_date. Minimum: today plus 4 days"`,
       requires: ['clock'],
       field: 'subscription_first_deduction_date',
       code: 'min_value',
@@ -218,7 +218,7 @@ describe('subscribers', () => {
     {
       id: 'SUB-ADD-FIRST-AMOUNT-MIN',
       title: 'subscription_first_deduction_amount "at least 1": 0 is rejected',
-      cites: `${TABLE}, subscription_first_deduction_amount: "integer, at least 1"; Spec, Limits`,
+      cites: `${TABLE}: "subscription_first_deduction_amount | integer, at least 1, or null"`,
       field: 'subscription_first_deduction_amount',
       code: 'min_value',
     },
@@ -233,7 +233,9 @@ describe('subscribers', () => {
       {
         id: `SUB-ADD-MANDATE-${suffix}`,
         title: `mandate_expiry_date ${label} subscription_deduction_date is rejected`,
-        cites: 'DESIGN.md §4.7 ("mandate_expiry_date must be later than subscription_deduction_date"); the spec gives no rule beyond "Date on which the bank should expire the mandate"',
+        cites:
+          'docs/behaviour.md#mandate-expiry: "mandate_expiry_date must be later than subscription_deduction_date" (billing-sim\'s rule: the spec gives none beyond the date\'s meaning); ' +
+          'docs/behaviour.md#subscribers: "a mandate_expiry_date not later than subscription_deduction_date (min_value)"',
         level: 'informative',
         field: 'mandate_expiry_date',
         code: 'min_value',
@@ -246,7 +248,7 @@ describe('subscribers', () => {
     {
       id: 'SUB-ADD-MANDATE-DAY-AFTER',
       title: 'a mandate_expiry_date one day after subscription_deduction_date is accepted',
-      cites: `${TABLE}, mandate expiry date: "Date on which the bank should expire the mandate"; DESIGN.md §4.7`,
+      cites: `${TABLE}: "the date on which the bank should expire the mandate"; docs/behaviour.md#mandate-expiry: "No billing happens on a date after it"`,
     },
     async ({ api }) => {
       const { account, client, template } = await setup(api, ACTIVE_AT_ONCE);
@@ -260,7 +262,7 @@ describe('subscribers', () => {
     {
       id: 'SUB-ADD-WHITELIST-EMPTY',
       title: 'payment_method_whitelist "at least 1 item": an empty list is rejected',
-      cites: `${TABLE}, payment_method_whitelist: "array of strings, at least 1 item"; Spec, Limits`,
+      cites: `${TABLE}: "payment_method_whitelist | array of strings, at least 1 item, or null"`,
       field: 'payment_method_whitelist',
       code: 'min_items',
     },
@@ -271,7 +273,7 @@ describe('subscribers', () => {
     {
       id: 'SUB-ADD-WHITELIST-UNKNOWN',
       title: 'payment_method_whitelist: a name GET /payment_methods/ does not return is rejected',
-      cites: `${TABLE}, payment_method_whitelist: "Payment method names as returned by GET /payment_methods/"; the rejection is openapi.yaml's (invalid_choice)`,
+      cites: `${TABLE}: "payment method names as returned by GET /payment_methods/"; docs/behaviour.md#subscribers: "a payment method name that GET /payment_methods/ does not list (invalid_choice)"`,
       level: 'informative',
       field: 'payment_method_whitelist.1',
       code: 'invalid_choice',
@@ -288,7 +290,7 @@ describe('subscribers', () => {
     {
       id: 'SUB-ADD-SERVICE-TYPE-ENUM',
       title: 'default_service_type outside the enum (TWODAY, ONEDAY) is rejected',
-      cites: `${TABLE}, default_service_type: "string enum … TWODAY and ONEDAY are named"; openapi.yaml enum [ONEDAY, TWODAY]`,
+      cites: `${TABLE}: "default_service_type | ONEDAY or TWODAY"; openapi.yaml#/components/schemas/BillingTemplateClientFields/properties/default_service_type/enum`,
       level: 'informative',
       field: 'default_service_type',
       code: 'invalid_choice',
@@ -301,8 +303,8 @@ describe('subscribers', () => {
       id: 'SUB-ADD-SERVICE-TYPE-VS-DUE',
       title: 'TWODAY on a template whose due period is 1 day is rejected; ONEDAY is accepted, and TWODAY on a 2-day due period',
       cites:
-        'Spec, Rules on default_service_type 1: "A Purchase due must be valid for at least the execution time of the service type used to collect it"; ' +
-        'DESIGN.md §4.8 ("add_subscriber rejects a default_service_type whose execution time is longer than the template\'s due period")',
+        'docs/behaviour.md#service-types: "A purchase whose due is sooner than its execution time cannot be created", ' +
+        '"add_subscriber/ and a subscriber PATCH refuse a default_service_type whose execution time is longer than the template\'s due period"',
       level: 'informative',
       field: 'default_service_type',
       code: 'invalid',

@@ -5,7 +5,7 @@
 
 import { describe, expect } from 'vitest';
 import { check } from '../lib/check.ts';
-import { SUBSCRIBER_STATES as STATES, SUBSCRIBER_TABLE as TABLE } from '../lib/citations.ts';
+import { SUBSCRIBER_FIELDS as TABLE } from '../lib/citations.ts';
 import type { ApiClient } from '../lib/client.ts';
 import {
   ACTIVE_AT_ONCE,
@@ -48,7 +48,7 @@ describe('subscribers', () => {
     {
       id: 'SUB-PATCH-PAUSE-RESUME',
       title: 'PATCH status: active → subscription_paused → active',
-      cites: `${STATES}: active → subscription_paused and subscription_paused → active by PATCH /billing_templates/{id}/clients/{id}/; ${TABLE}, status: "Editable between active and subscription_paused only"`,
+      cites: `${TABLE}: "editable between active and subscription_paused only"; docs/behaviour.md#subscribers: "status moves only between active and subscription_paused"; openapi.yaml#patchSubscriber`,
     },
     async ({ api }) => {
       const { account, template, subscriber } = await subscribed(api, ACTIVE_AT_ONCE);
@@ -66,7 +66,7 @@ describe('subscribers', () => {
       {
         id: `SUB-PATCH-ACTIVE-TO-${status.toUpperCase()}`,
         title: `PATCH status ${status} on an active subscriber is rejected ("Editable between active and subscription_paused only")`,
-        cites: `${TABLE}, status: "Editable between active and subscription_paused only."`,
+        cites: `${TABLE}: "editable between active and subscription_paused only"; docs/behaviour.md#subscribers: "status moves only between active and subscription_paused (else 400 invalid_state)"`,
         field: '__all__',
         code: 'invalid_state',
       },
@@ -85,7 +85,7 @@ describe('subscribers', () => {
       {
         id: `SUB-PATCH-PENDING-TO-${status === 'active' ? 'ACTIVE' : 'PAUSED'}`,
         title: `PATCH status ${status} on a pending subscriber is rejected ("Read-only while the record is … pending")`,
-        cites: `${TABLE}, status: "Read-only while the record is inactive (internal status) or pending."`,
+        cites: `${TABLE}: "read-only while the subscriber is inactive or pending"`,
         field: '__all__',
         code: 'invalid_state',
       },
@@ -104,7 +104,7 @@ describe('subscribers', () => {
     {
       id: 'SUB-PATCH-CLIENT-READ-ONLY',
       title: 'client reference "Read-only after creation": a PATCH with another client_id does not change it',
-      cites: `${TABLE}, client reference: "Read-only after creation."`,
+      cites: `${TABLE}: "Read-only after creation"; docs/behaviour.md#subscribers: "client_id and the deduction dates and amount are fixed once the subscriber exists (read_only)"`,
     },
     async ({ api }) => {
       const { account, template, subscriber } = await subscribed(api, ACTIVE_AT_ONCE);
@@ -118,7 +118,7 @@ describe('subscribers', () => {
     {
       id: 'SUB-PATCH-CLIENT-READ-ONLY-CODE',
       title: 'a PATCH with another client_id → 400 client_id read_only; the same client_id is accepted',
-      cites: 'DESIGN.md §4.10 and openapi.yaml, Requests ("a different value → 400 read_only"; a value equal to the stored one is accepted)',
+      cites: 'docs/behaviour.md#read-only-fields: "A read-only field may be sent back with its stored value", "A different value → 400 read_only"',
       level: 'informative',
     },
     async ({ api }) => {
@@ -134,7 +134,9 @@ describe('subscribers', () => {
     {
       id: 'SUB-PATCH-OTHER-FIELDS',
       title: 'PATCH of the other fields follows the rules of add: mandate_expiry_date not after the deduction date → 400 min_value, an empty whitelist → 400 min_items; valid values are stored',
-      cites: 'openapi.yaml patchSubscriber ("Other writable fields … may be changed under the same rules as on add"); DESIGN.md §4.7',
+      cites:
+        'openapi.yaml#patchSubscriber: "Other writable fields … may be changed under the same rules as on add"; docs/behaviour.md#subscribers: "A PATCH of a subscriber may change send_receipt"; ' +
+        'docs/behaviour.md#mandate-expiry: "A PATCH may move it (still later than the deduction date)"',
       level: 'informative',
     },
     async ({ api }) => {
@@ -154,7 +156,9 @@ describe('subscribers', () => {
     {
       id: 'SUB-ADD-STATUS-SET-BY-SERVER',
       title: 'status on add_subscriber is the server\'s: a value other than the resulting one → 400 status read_only; the resulting one is accepted',
-      cites: `${TABLE}, status: "Read-only while the record is inactive (internal status) or pending"; openapi.yaml BillingTemplateClientFields.status ("a value sent there that differs from the resulting status → 400 read_only")`,
+      cites:
+        `${TABLE}: "status | inactive, pending, active or subscription_paused | – | set by the server"; ` +
+        'openapi.yaml#/components/schemas/BillingTemplateClientFields/properties/status: "a value sent there that differs from the resulting status → 400 read_only"',
       level: 'informative',
     },
     async ({ api }) => {
@@ -173,7 +177,9 @@ describe('subscribers', () => {
     {
       id: 'SUB-LIST-GET',
       title: 'GET /billing_templates/{id}/clients/ lists that template\'s subscribers only; GET …/clients/{id}/ returns one',
-      cites: 'Spec, BillingTemplateClient: "Connects a Client to a subscription template and stores one subscriber"; the list and get endpoints are DESIGN.md §3 Endpoints',
+      cites:
+        'openapi.yaml#/components/schemas/BillingTemplateClientFields: "Connects a Client to a subscription template and stores one subscriber"; ' +
+        'docs/behaviour.md#endpoints: "GET /billing_templates/{id}/clients/ GET/PATCH /billing_templates/{id}/clients/{btc_id}/"; openapi.yaml#listSubscribers; openapi.yaml#getSubscriber',
       level: 'informative',
     },
     async ({ api }) => {
@@ -190,7 +196,7 @@ describe('subscribers', () => {
     {
       id: 'SUB-LIST-ORDER-AND-404',
       title: 'subscribers are listed newest first; a subscriber addressed through another template, or an unknown id → 404',
-      cites: 'DESIGN.md §3 Formats ("Lists … newest first") and Errors (404 unknown id); openapi.yaml BtcId ("of another template … → 404")',
+      cites: 'docs/behaviour.md#lists: "newest first"; openapi.yaml#/components/parameters/BtcId: "of another template or of another sandbox → 404"',
       level: 'informative',
     },
     async ({ api }) => {

@@ -4,7 +4,7 @@
 
 import { describe, expect } from 'vitest';
 import { check } from '../lib/check.ts';
-import { SUBSCRIBER_STATES as STATES, SUBSCRIBER_TABLE as TABLE } from '../lib/citations.ts';
+import { SUBSCRIBER_STATES as STATES, SUBSCRIBER_FIELDS as TABLE } from '../lib/citations.ts';
 import {
   ACTIVE_AT_ONCE,
   addDays,
@@ -40,7 +40,7 @@ describe('subscribers', () => {
       {
         id: row.id,
         title: `add_subscriber with ${row.condition} → active; "No Purchase is created; response purchase is null"`,
-        cites: `${STATES}: none → active when "subscription_charge_period_end is true and/or subscription_trial_periods > 0"; Spec, Add-subscriber response`,
+        cites: `${STATES}, "subscription_charge_period_end true, or subscription_trial_periods > 0 | active | purchase is null"`,
       },
       async ({ api }) => {
         const { account, client, template } = await setup(api, row.fields);
@@ -64,7 +64,7 @@ describe('subscribers', () => {
     {
       id: 'SUB-STATE-PENDING',
       title: 'add_subscriber with charge at period start and no trials → pending; "A Purchase is created and returned" with a checkout_url',
-      cites: `${STATES}: none → pending when "subscription_charge_period_end is false and subscription_trial_periods is 0": "A Purchase is created and returned. The caller redirects the client to purchase.checkout_url to pay."`,
+      cites: `${STATES}, "otherwise | pending | purchase is a new purchase (status created) for the client to pay at its checkout_url"`,
     },
     async ({ api }) => {
       const { account, client, template, subscriber, purchase } = await subscribed(api);
@@ -83,8 +83,8 @@ describe('subscribers', () => {
       id: 'SUB-STATE-PENDING-COPIES-TEMPLATE',
       title: 'the pending subscriber\'s Purchase has the template\'s purchase details "Copied 1:1" and the subscriber\'s payment_method_whitelist',
       cites:
-        'Spec, What the service does 2 ("copies the template\'s purchase details (copied 1:1)"); Spec, BillingTemplate table, purchase: "Copied 1:1 to every generated Purchase, including subscription Purchases"; ' +
-        `${TABLE}, payment_method_whitelist: "Copied 1:1 to Purchase.payment_method_whitelist of generated Purchases"`,
+        'docs/behaviour.md#template-fields: "Copied 1:1 to every generated purchase, including subscription purchases"; ' +
+        `${TABLE}: "Copied 1:1 to the payment_method_whitelist of generated purchases"`,
     },
     async ({ api }) => {
       const account = await mainAccount(api);
@@ -105,7 +105,7 @@ describe('subscribers', () => {
     {
       id: 'SUB-STATE-PENDING-PAID',
       title: 'pending → active when "the created Purchase is paid"',
-      cites: `${STATES}: pending → active, trigger "the created Purchase is paid"`,
+      cites: 'docs/behaviour.md#launch: "The subscriber becomes active at launch"; docs/behaviour.md#simulated-payments: "Paying the first purchase of a pending subscriber launches it"',
       requires: ['payments'],
     },
     async ({ api }) => {
@@ -121,7 +121,7 @@ describe('subscribers', () => {
     {
       id: 'SUB-STATE-PENDING-UNPAID',
       title: 'a failed payment leaves the subscriber pending',
-      cites: `${STATES}: pending → active only when "the created Purchase is paid"`,
+      cites: 'docs/behaviour.md#launch: "Added as pending: L is the day its first purchase is paid", "The subscriber becomes active at launch"',
       requires: ['payments'],
     },
     async ({ api }) => {
@@ -135,7 +135,7 @@ describe('subscribers', () => {
     {
       id: 'SUB-ADD-201',
       title: 'add_subscriber answers 201 with {billing_template_client, purchase}',
-      cites: 'DESIGN.md §3 Endpoints ("POST /billing_templates/{id}/add_subscriber/ → 201 {billing_template_client, purchase|null}")',
+      cites: 'docs/behaviour.md#endpoints: "add_subscriber/ → 201 {billing_template_client, purchase|null}"; docs/behaviour.md#status-codes: "201 | a create, add_subscriber/"',
       level: 'informative',
     },
     async ({ api }) => {
@@ -150,7 +150,7 @@ describe('subscribers', () => {
     {
       id: 'SUB-ADD-DEFAULTS',
       title: 'defaults: send receipt on success true, send invoice on failure true, default_service_type TWODAY',
-      cites: `${TABLE}: "send receipt on success … Default true", "send invoice on failure … Default true", default_service_type "Default TWODAY"; names of DESIGN.md §3`,
+      cites: `${TABLE}: "send_receipt | boolean | no | true", "send_invoice_on_charge_failure | boolean | no | true", "default_service_type | ONEDAY or TWODAY | no | TWODAY"`,
     },
     async ({ api }) => {
       const { subscriber } = await subscribed(api, ACTIVE_AT_ONCE);
@@ -162,7 +162,7 @@ describe('subscribers', () => {
     {
       id: 'SUB-ADD-FIELDS-STORED',
       title: 'the fields sent are stored: both flags false, ONEDAY, a first deduction, a whitelist',
-      cites: `${TABLE}`,
+      cites: `${TABLE}; openapi.yaml#addSubscriber`,
     },
     async ({ api }) => {
       const { account, client, template } = await setup(api, ACTIVE_AT_ONCE);

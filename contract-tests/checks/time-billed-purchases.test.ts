@@ -1,11 +1,11 @@
 // What the billings of the spec's time scenarios make: the Purchase a billing generates (details,
-// due, service type), automatic charges and the e-mails they send, and (DESIGN.md §4) overdue marking,
-// the execution of ONEDAY/TWODAY collections and each sandbox's own clock. Each check runs in a
+// due, service type), automatic charges and the e-mails they send, and (billing-sim's: docs/behaviour.md
+// #overdue, #service-types, #sandbox-clock) overdue marking, the execution of ONEDAY/TWODAY collections
+// and each sandbox's own clock. Each check runs in a
 // simulator sandbox of its own, frozen at a chosen instant and moved with POST /sim/v1/clock/advance.
 
 import { describe, expect } from 'vitest';
 import { check } from '../lib/check.ts';
-import { TEMPLATE_SHAPE as SUBSCRIPTION_FIELDS } from '../lib/citations.ts';
 import type { ApiClient } from '../lib/client.ts';
 import { ACTIVE_AT_ONCE, at, DAY, expectStatus, subscriberBody, zoned } from '../lib/primitives.ts';
 import {
@@ -53,7 +53,9 @@ describe('time', () => {
       id: 'TIME-BILLING-COPIES',
       title: 'a subscription Purchase has the template\'s purchase details copied 1:1, the subscriber\'s client and payment_method_whitelist',
       cites:
-        'Spec, What the service does 2; Spec, BillingTemplate table, purchase: "Copied 1:1 to every generated Purchase, including subscription Purchases"; Spec, BillingTemplateClient table, payment_method_whitelist: "Copied 1:1 to Purchase.payment_method_whitelist of generated Purchases"',
+        `docs/behaviour.md#billing: "the template's purchase object copied 1:1", "the subscriber's client_id and payment_method_whitelist"; ` +
+        'docs/behaviour.md#template-fields: "Copied 1:1 to every generated purchase, including subscription purchases"; ' +
+        'docs/behaviour.md#subscriber-fields: "Copied 1:1 to the payment_method_whitelist of generated purchases"',
       requires: ['clock'],
     },
     async ({ api }) => {
@@ -70,7 +72,7 @@ describe('time', () => {
     {
       id: 'TIME-DUE-WEEK',
       title: 'subscription_due_period 1 week: "1 week means due a week after generation": a Purchase generated on Jan 30 is due on Feb 6',
-      cites: `${SUBSCRIPTION_FIELDS}, subscription_due_period_units: "1 week means due a week after generation or invoice sending"`,
+      cites: 'docs/behaviour.md#template-fields: "1 week means due a week after generation or invoice sending"',
       requires: ['clock'],
     },
     async ({ api }) => {
@@ -84,7 +86,7 @@ describe('time', () => {
     {
       id: 'TIME-DUE-START-OF-DAY',
       title: 'due = 00:00 in the template\'s time zone of the issue day plus the due period (pending Purchase of Jan 30, 2 weeks → Feb 13; billing of Mar 5 → Mar 19)',
-      cites: 'DESIGN.md §4.4 ("due = start of (d + due period) in the time zone")',
+      cites: `docs/behaviour.md#billing: "due = 00:00 of d + the template's due period, in its time zone"`,
       level: 'informative',
       requires: ['clock', 'payments'],
     },
@@ -105,7 +107,7 @@ describe('time', () => {
     {
       id: 'TIME-BILLING-AT-MIDNIGHT-TZ',
       title: 'a billing runs at 00:00 of its date in the template\'s time zone: Apr 4 in Pacific/Auckland starts at 2026-04-03T11:00Z',
-      cites: 'DESIGN.md §4.4 ("A billing on date d runs at 00:00 of d in the template\'s time zone")',
+      cites: `docs/behaviour.md#billing-dates: "A billing runs at 00:00 of its date in the template's purchase.timezone"`,
       level: 'informative',
       requires: ['clock'],
     },
@@ -120,7 +122,7 @@ describe('time', () => {
     {
       id: 'TIME-BILLING-SERVICE-TYPE',
       title: 'with force_recurring on the template, a subscription Purchase takes the subscriber\'s default_service_type; without it, none',
-      cites: 'Spec, Rules on default_service_type 4 ("force_recurring must be true to use the default_service_type"); DESIGN.md §4.8',
+      cites: `docs/behaviour.md#billing: "service_type = the subscriber's default_service_type when the template has force_recurring, else null"`,
       level: 'informative',
       requires: ['clock'],
     },
@@ -140,7 +142,7 @@ describe('time', () => {
     {
       id: 'TIME-AUTO-CHARGE',
       title: '"Invoices are paid automatically when the client has saved a card"',
-      cites: 'Spec, What the service does 3: "Invoices are paid automatically when the client has saved a card."',
+      cites: `docs/behaviour.md#automatic-charges: "A purchase created by a billing or a first deduction is charged at once with the client's newest usable recurring token"`,
       requires: ['clock', 'payments'],
     },
     async ({ api }) => {
@@ -157,7 +159,7 @@ describe('time', () => {
     {
       id: 'TIME-RECEIPT-ON-SUCCESS',
       title: 'send receipt on success: "When true, a receipt is sent when the subscription charge succeeds"; when false, none',
-      cites: 'Spec, BillingTemplateClient table, send receipt on success: "When true, a receipt is sent when the subscription charge succeeds."',
+      cites: 'docs/behaviour.md#subscriber-fields: "when true, a receipt is sent when the subscription charge succeeds"; docs/behaviour.md#automatic-charges: "receipt e-mail when send_receipt"',
       requires: ['clock', 'payments', 'events'],
     },
     async ({ api }) => {
@@ -172,7 +174,9 @@ describe('time', () => {
     {
       id: 'TIME-INVOICE-ON-FAILURE',
       title: 'send invoice on failure: "When true, an invoice is sent when the subscription charge fails"; when false, none',
-      cites: 'Spec, BillingTemplateClient table, send invoice on failure: "When true, an invoice is sent when the subscription charge fails."',
+      cites:
+        'docs/behaviour.md#subscriber-fields: "when true, an invoice is sent when the subscription charge fails"; ' +
+        `docs/behaviour.md#automatic-charges: "and an invoice e-mail when the subscriber's send_invoice_on_charge_failure is true"`,
       requires: ['clock', 'payments', 'events'],
     },
     async ({ api }) => {
@@ -188,7 +192,9 @@ describe('time', () => {
     {
       id: 'TIME-OVERDUE',
       title: 'an unpaid Purchase whose due passes becomes overdue, and can still be paid',
-      cites: 'DESIGN.md §3 Field names (Purchase statuses: overdue) and §4.13 (overdue marking); openapi.yaml Purchase.status ("overdue (due passed unpaid)")',
+      cites:
+        'docs/behaviour.md#overdue: "when due passes on the sandbox clock becomes overdue", "It can still be paid"; ' +
+        'openapi.yaml#/components/schemas/PurchaseFields/properties/status: "overdue (due passed unpaid)"',
       level: 'informative',
       requires: ['clock', 'payments'],
     },
@@ -214,7 +220,9 @@ describe('time', () => {
       {
         id: `TIME-${serviceType}-EXECUTION`,
         title: `a charge with a ${serviceType} token is pending_execute, then paid ${days} day${days > 1 ? 's' : ''} later`,
-        cites: `Spec, BillingTemplateClient table, default_service_type: "Collection instrument at the bank; it differs in the days taken to execute"; DESIGN.md §4.8 (ONEDAY 1 day, TWODAY 2 days; "goes to pending_execute and becomes paid when the execution time has passed")`,
+        cites:
+          'docs/behaviour.md#service-types: "ONEDAY and TWODAY are collection instruments at the bank: their execution time is 1 and 2 days", ' +
+          '"A successful collection with a service type makes the purchase pending_execute; it becomes paid when the execution time has passed on the sandbox clock"',
         level: 'informative',
         requires: ['clock', 'payments'],
       },
@@ -242,7 +250,9 @@ describe('time', () => {
     {
       id: 'TIME-ONEDAY-BILLING-EXECUTION',
       title: 'a ONEDAY subscription Purchase charged automatically with the client\'s ONEDAY token is pending_execute on its billing day, paid the next day',
-      cites: 'Spec, Rules on default_service_type 2–4; Spec, What the service does 3 ("paid automatically"); DESIGN.md §4.4 and §4.8',
+      cites:
+        'docs/behaviour.md#automatic-charges: "or pending_execute when the purchase has a service type"; ' +
+        `docs/behaviour.md#service-types: "A billed purchase takes the subscriber's default_service_type when its template has force_recurring"`,
       level: 'informative',
       requires: ['clock', 'payments'],
     },
@@ -262,7 +272,7 @@ describe('time', () => {
     {
       id: 'TIME-SANDBOX-CLOCKS',
       title: 'each sandbox has its own clock: advancing one moves no other',
-      cites: 'DESIGN.md §4.13 ("Each sandbox has its own clock") and §3 Authentication and sandboxes',
+      cites: 'docs/behaviour.md#sandbox-clock: "Each sandbox has its own clock"; docs/behaviour.md#sandboxes: "A sandbox is one isolated merchant account"',
       level: 'informative',
       requires: ['clock'],
     },

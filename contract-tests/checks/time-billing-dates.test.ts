@@ -4,12 +4,11 @@
 // POST /sim/v1/clock/advance.
 //
 // A normative check pins the day a billing happens, not the hour (scenario.ts, `expectBilledOn`);
-// that a billing runs at 00:00 in the template's time zone is DESIGN.md §4.4's decision, checked by
-// informative checks.
+// that a billing runs at 00:00 in the template's time zone is billing-sim's decision
+// (docs/behaviour.md#billing-dates), checked by informative checks.
 
 import { describe, expect } from 'vitest';
 import { check, type CheckSpec } from '../lib/check.ts';
-import { SUBSCRIBER_STATES as STATES, TEMPLATE_SHAPE as SUBSCRIPTION_FIELDS } from '../lib/citations.ts';
 import type { ApiClient } from '../lib/client.ts';
 import { ACTIVE_AT_ONCE, subscriberBody, zoned } from '../lib/primitives.ts';
 import {
@@ -52,7 +51,7 @@ describe('time', () => {
     },
   ]) {
     check(
-      { id, title, cites: `${SUBSCRIPTION_FIELDS}, subscription_trial_periods; subscription_deduction_date "Start date of the billing cycle"`, requires: ['clock'] },
+      { id, title, cites: 'docs/behaviour.md#first-charge: "t > 0 | L + (t + 1) periods | L + (t + 2) periods"; docs/behaviour.md#launch: "Added as active: L is its subscription_deduction_date"', requires: ['clock'] },
       async ({ api }) => {
         const trial = { subscription_trial_periods: 2, subscription_charge_period_end: chargePeriodEnd };
         const { account, client, template, subscriber, purchase } = await subscribed(api, '2026-02-01T12:00:00Z', trial, '2026-02-05');
@@ -66,7 +65,9 @@ describe('time', () => {
     {
       id: 'TIME-TRIAL-SCHEDULED-ON',
       title: 'subscription_billing_scheduled_on names the first charged date: launch + 3 months (period start), + 4 months (period end); cycles passed count trial dates',
-      cites: 'DESIGN.md §4.3 (first charged billing date) and §3 Field names (subscription_billing_scheduled_on, number_of_billing_cycles_passed)',
+      cites:
+        'docs/behaviour.md#billing-dates: "subscription_billing_scheduled_on is the next date that will create a purchase (trial dates are not counted)", ' +
+        '"number_of_billing_cycles_passed counts the billing dates passed since launch, trial and paused dates included"',
       level: 'informative',
       requires: ['clock'],
     },
@@ -86,7 +87,9 @@ describe('time', () => {
     {
       id: 'TIME-PERIOD-START-SAME-DAY',
       title: '"false: a newly added subscriber receives the first invoice the same day": issued today in purchase.timezone (Jan 30 in UTC, Jan 31 in Pacific/Auckland at 2026-01-30T11:30Z)',
-      cites: `${SUBSCRIPTION_FIELDS}, subscription_charge_period_end ("false: a newly added subscriber receives the first invoice the same day") and issued ("When omitted, generated from the current day in purchase.timezone")`,
+      cites:
+        'docs/behaviour.md#template-fields: "false: a newly added subscriber receives the first invoice the same day", "when omitted, generated from the current day in purchase.timezone"; ' +
+        'docs/behaviour.md#first-charge: "t = 0 | at L"',
       requires: ['clock'],
     },
     async ({ api }) => {
@@ -102,7 +105,7 @@ describe('time', () => {
     {
       id: 'TIME-PERIOD-END-FIRST-INVOICE',
       title: '"true: clients are charged at the end of billing periods, so the first invoice comes after one billing period"',
-      cites: `${SUBSCRIPTION_FIELDS}, subscription_charge_period_end`,
+      cites: 'docs/behaviour.md#template-fields: "true: clients are charged at the end of billing periods, so the first invoice comes after one billing period"; docs/behaviour.md#first-charge: "L + 1 period"',
       requires: ['clock'],
     },
     async ({ api }) => {
@@ -116,7 +119,7 @@ describe('time', () => {
     {
       id: 'TIME-PENDING-STARTS-ON-PAYMENT',
       title: 'pending → active: "Subscription starts from the day of payment": paid Feb 2, the next monthly billing is Mar 2',
-      cites: `${STATES}: pending → active when "the created Purchase is paid": "Subscription starts from the day of payment."`,
+      cites: 'docs/behaviour.md#launch: "Added as pending: L is the day its first purchase is paid", "That purchase is the billing of L"',
       requires: ['clock', 'payments'],
     },
     async ({ api }) => {
@@ -132,7 +135,7 @@ describe('time', () => {
     {
       id: 'TIME-PENDING-NOT-BILLED',
       title: 'a pending subscriber (its Purchase unpaid) is not billed again',
-      cites: `${STATES}: billing is scheduled once the subscriber is active ("pending → active … Subscription starts from the day of payment")`,
+      cites: 'docs/behaviour.md#billing: "A charged billing date d creates a purchase, provided the subscriber is active"; docs/behaviour.md#billing-dates: "null while pending"',
       requires: ['clock'],
     },
     async ({ api }) => {
@@ -159,7 +162,7 @@ describe('time', () => {
       day: '2028-02-29',
     },
   ]) {
-    check({ id, title, cites: 'Spec, Rules on the subscription fields 5: "Month lengths are respected"', requires: ['clock'] }, async ({ api }) => {
+    check({ id, title, cites: 'docs/behaviour.md#template-fields: "Month lengths are respected"; docs/behaviour.md#billing-dates: "month lengths are respected both ways"', requires: ['clock'] }, async ({ api }) => {
       const { account, client, template } = await subscribed(api, now, ACTIVE_AT_ONCE, launch);
       await expectBilledOn(account, template.id, client.id, day);
     });
@@ -169,7 +172,7 @@ describe('time', () => {
     {
       id: 'TIME-MONTH-END-MAR-30',
       title: 'billing dates count from the launch date: January 30 → February 28 → March 30 → April 30',
-      cites: 'DESIGN.md §4.2 ("each computed from L (not from the previous date)… L = Jan 30 → Feb 28 (or 29) → Mar 30 → Apr 30")',
+      cites: 'docs/behaviour.md#billing-dates: "each computed from L, never from the previous date", "L = January 30 → February 28 (29 in a leap year) → March 30 → April 30"',
       level: 'informative',
       requires: ['clock'],
     },
@@ -185,7 +188,7 @@ describe('time', () => {
     {
       id: 'TIME-ADVANCE-PROCESSED',
       title: 'clock advance reports the work it ran: one billing on Feb 28, nothing the day before',
-      cites: 'DESIGN.md §3 Simulator control ("→ 200 {now, frozen, processed: {counts of what ran}}"); openapi.yaml ClockAdvanceResult',
+      cites: 'docs/behaviour.md#time-travel: "The answer comes after all of it"; openapi.yaml#/components/schemas/ClockAdvanceResult',
       level: 'informative',
       requires: ['clock'],
     },
@@ -204,7 +207,7 @@ describe('time', () => {
   // ------------------------------------------------------------- "today" in the template's zone
   /** The rule of the two checks below. */
   const TODAY_PLUS_4: Pick<CheckSpec, 'cites' | 'level' | 'requires'> & { field: string; code: string } = {
-    cites: 'Spec, BillingTemplateClient table, subscription_deduction_date: "Minimum: today plus 4 days"; DESIGN.md §3 Formats ("Today" is the sandbox clock\'s day in the template\'s purchase.timezone)',
+    cites: `docs/behaviour.md#subscriber-fields: "Minimum: today plus 4 days (400 min_value)"; docs/behaviour.md#formats: "in a date rule is the sandbox clock's day in that time zone"`,
     level: 'informative',
     requires: ['clock'],
     field: 'subscription_deduction_date',

@@ -1,11 +1,11 @@
 // Time scenarios that hold billing back or add to it: a paused subscriber or template, the ad-hoc
-// first deduction, and (DESIGN.md §4.7) mandate expiry. Each check runs in a simulator sandbox of its
-// own, frozen at a chosen instant and moved with POST /sim/v1/clock/advance; a normative check pins
-// the day of a billing, not its hour (scenario.ts, `expectBilledOn`).
+// first deduction, and (billing-sim's, docs/behaviour.md#mandate-expiry) mandate expiry. Each check
+// runs in a simulator sandbox of its own, frozen at a chosen instant and moved with
+// POST /sim/v1/clock/advance; a normative check pins the day of a billing, not its hour (scenario.ts,
+// `expectBilledOn`).
 
 import { describe, expect } from 'vitest';
 import { check } from '../lib/check.ts';
-import { SUBSCRIBER_STATES as STATES, TEMPLATE_SHAPE as SUBSCRIPTION_FIELDS } from '../lib/citations.ts';
 import { ACTIVE_AT_ONCE, expectStatus, expectSuccess, subscriberBody } from '../lib/primitives.ts';
 import {
   advanceTo,
@@ -42,7 +42,7 @@ describe('time', () => {
     {
       id: 'TIME-PAUSE-EXAMPLE',
       title: '"paused a day before the billing date and unpaused a day after it; the next billing, a month minus one day later, happens as usual"',
-      cites: `${STATES}: active → subscription_paused ("Cycle runs as normal, but no Purchases are created … while paused") and back ("Billing follows the normal schedule. Example: …")`,
+      cites: 'docs/behaviour.md#pause: "Dates are never shifted: paused the day before a billing date and resumed the day after, that date is skipped and the next billing is one period after it"',
       requires: ['clock'],
     },
     async ({ api }) => {
@@ -60,7 +60,7 @@ describe('time', () => {
     {
       id: 'TIME-PAUSE-NO-INVOICES',
       title: 'while paused "no invoices sent"; after resuming, the next billing e-mails its invoice',
-      cites: `${STATES}: active → subscription_paused: "Cycle runs as normal, but no Purchases are created and no invoices sent while paused."`,
+      cites: 'docs/behaviour.md#pause: "While a subscriber is subscription_paused", "its billing dates pass without purchases or e-mails"',
       requires: ['clock', 'events'],
     },
     async ({ api }) => {
@@ -79,7 +79,9 @@ describe('time', () => {
     {
       id: 'TIME-TEMPLATE-PAUSED',
       title: 'subscription_paused true on the template "Pauses the whole subscription": no subscriber is billed; unpaused, billing follows the normal schedule',
-      cites: `${SUBSCRIPTION_FIELDS}, subscription_paused: "Pauses the whole subscription. Same effect as setting status subscription_paused on every launched BillingTemplateClient."`,
+      cites:
+        'docs/behaviour.md#template-fields: "pauses the whole subscription: the same effect as setting status subscription_paused on every launched subscriber"; ' +
+        'docs/behaviour.md#pause: "or its template has subscription_paused: true"',
       requires: ['clock'],
     },
     async ({ api }) => {
@@ -102,7 +104,7 @@ describe('time', () => {
     {
       id: 'TIME-TEMPLATE-PAUSED-STATUS',
       title: 'pausing the template does not rewrite its subscribers\' status',
-      cites: 'DESIGN.md §4.5 ("The template flag does not rewrite subscribers\' status")',
+      cites: `docs/behaviour.md#pause: "The template flag does not change the subscribers' status"`,
       level: 'informative',
       requires: ['clock'],
     },
@@ -120,7 +122,8 @@ describe('time', () => {
       id: 'TIME-FIRST-DEDUCTION',
       title: 'subscription_first_deduction_date: one collection on that date of exactly subscription_first_deduction_amount, "not changed by template modifiers such as tax_percent"; the cycle starts on subscription_deduction_date',
       cites:
-        'Spec, BillingTemplateClient table, subscription_first_deduction_date ("Ad-hoc first collection") and subscription_first_deduction_amount ("It is the exact amount collected and is not changed by template modifiers such as tax_percent")',
+        'docs/behaviour.md#subscriber-fields: "the exact amount collected, not changed by template modifiers such as tax_percent"; ' +
+        'docs/behaviour.md#first-deduction: "one extra purchase is created at 00:00 of f", "with no tax or discount, so its total is exactly a"',
       requires: ['clock'],
     },
     async ({ api }) => {
@@ -143,7 +146,7 @@ describe('time', () => {
     {
       id: 'TIME-FIRST-DEDUCTION-CHARGED',
       title: 'the first deduction is charged like a billing: a saved card pays exactly the amount',
-      cites: 'Spec, What the service does 3 ("Invoices are paid automatically when the client has saved a card"); DESIGN.md §4.6',
+      cites: 'docs/behaviour.md#first-deduction: "It is charged like a billing"; docs/behaviour.md#automatic-charges: "A purchase created by a billing or a first deduction is charged at once"',
       requires: ['clock', 'payments'],
     },
     async ({ api }) => {
@@ -161,7 +164,7 @@ describe('time', () => {
     {
       id: 'TIME-MANDATE-EXPIRY',
       title: 'no billing after mandate_expiry_date (a billing on the date itself still happens); subscription_billing_scheduled_on becomes null',
-      cites: 'DESIGN.md §4.7 ("no billing happens after it, and subscription_billing_scheduled_on becomes null"); Spec: "Date on which the bank should expire the mandate"',
+      cites: 'docs/behaviour.md#mandate-expiry: "No billing happens on a date after it, and subscription_billing_scheduled_on becomes null once none is left"',
       level: 'informative',
       requires: ['clock'],
     },

@@ -1,10 +1,11 @@
 // Webhooks and the signing key. The spec: "Events and webhooks: not shown", so every check here is
-// informative: it reports DESIGN.md §4.14's interface as a warning when a target lacks it.
+// informative: it reports billing-sim's interface (docs/behaviour.md#webhooks) as a warning when a
+// target lacks it.
 
 import { describe, expect } from 'vitest';
 import { check } from '../lib/check.ts';
 
-const cites = 'DESIGN.md §4.14 Events and webhooks (spec: "Events and webhooks: not shown")';
+const cites = 'docs/behaviour.md#webhooks: "registers a receiver", "The key is one per sandbox"; docs/behaviour.md#put-and-patch: "webhooks only PUT"; openapi.yaml#createWebhook; openapi.yaml#getPublicKey';
 
 describe('webhooks', () => {
   check({ id: 'WH-CRUD', title: 'a webhook can be created, read, listed, replaced and deleted', cites, level: 'informative' }, async ({ api }) => {

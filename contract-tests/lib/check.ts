@@ -1,11 +1,19 @@
-// A check: one test with a stable id, a level and the spec section it cites. A normative check
-// (the spec says so) fails the run; an informative one (a DESIGN.md decision on something the spec
-// leaves open) only warns. A check that needs what the target lacks (a clock, simulated payments,
-// a second account) is skipped with the reason, never failed.
+// A check: one test with a stable id, a level and the rule it cites (docs/behaviour.md#… or
+// openapi.yaml#…, lib/citations.ts). A normative check (the API spec says so, as docs/behaviour.md
+// restates it) fails the run; an informative one (billing-sim's decision on something the spec leaves
+// open) only warns. A check that needs what the target lacks (a clock, simulated payments, a second
+// account) is skipped with the reason, never failed. With CONTRACT_LEVEL set, the checks of the other
+// level are not registered at all: they are neither run nor counted.
+//
+// A failure is kept in the test's meta as data (expected, got, the exchanges), for reporter.ts and
+// lib/junit.ts to print; the error a normative check throws is one short line, so that nothing else
+// vitest prints of it runs to a screenful.
 
 import { inject, it } from 'vitest';
 import { ApiClient, describeExchange, exchanges } from './client.ts';
 import type { Capabilities, TargetConfig } from './config.ts';
+import { describeFailure } from './failure.ts';
+import { selectedLevel } from './selection.ts';
 
 export type Level = 'normative' | 'informative';
 export type Requirement = keyof Capabilities | 'token2';
@@ -13,7 +21,7 @@ export type Requirement = keyof Capabilities | 'token2';
 export interface CheckSpec {
   id: string;
   title: string;
-  /** Where the rule comes from: `Spec, Limits` or `DESIGN.md §4.5`. */
+  /** Where the rule comes from: `docs/behaviour.md#limits: "…"` or `openapi.yaml#createClient`. */
   cites: string;
   level?: Level;
   requires?: Requirement[];
@@ -25,13 +33,30 @@ export interface CheckMeta {
   cites: string;
 }
 
+/** What a failed or warned check found, as reporter.ts and lib/junit.ts print it. */
+export interface CheckFailure {
+  /** One line: what was expected and what came, e.g. `status: expected 201, got 200`. */
+  summary: string;
+  /** The request that came last, e.g. `POST http://127.0.0.1:4010/api/v1/clients/ → 200`. */
+  lastExchange?: string;
+  /** The check's requests and answers as lib/client.ts describes them, the last few. */
+  exchanges: string[];
+  /** How many earlier exchanges `exchanges` leaves out. */
+  exchangesLeftOut: number;
+}
+
 declare module 'vitest' {
   interface TaskMeta {
     check?: CheckMeta;
-    /** An informative check's failure, reported as a warning. */
+    /** The failure of a normative check, or an informative check's warning. */
+    failure?: CheckFailure;
+    /** An informative check's failure, reported as a warning: its one-line summary. */
     warning?: string;
   }
 }
+
+/** The exchanges kept for a failure; a check that made more shows how many it left out. */
+const EXCHANGES_KEPT = 8;
 
 export interface CheckContext {
   target: TargetConfig;
@@ -61,10 +86,25 @@ function has(config: TargetConfig, requirement: Requirement): boolean {
   return requirement === 'token2' ? config.token2 !== '' : config.capabilities[requirement];
 }
 
+function failureOf(error: unknown): CheckFailure {
+  const last = exchanges.at(-1);
+  return {
+    summary: describeFailure(error),
+    lastExchange: last && `${last.method} ${last.url} → ${last.status}`,
+    exchanges: exchanges.slice(-EXCHANGES_KEPT).map(describeExchange),
+    exchangesLeftOut: Math.max(0, exchanges.length - EXCHANGES_KEPT),
+  };
+}
+
 export function check(spec: CheckSpec, body: (ctx: CheckContext) => Promise<void>): void {
   const level = spec.level ?? 'normative';
-  it(`${spec.id} ${spec.title}`, async (context) => {
-    context.task.meta.check = { id: spec.id, level, cites: spec.cites };
+  const only = selectedLevel();
+  if (only && only !== level) return;
+  const meta: CheckMeta = { id: spec.id, level, cites: spec.cites };
+  // The meta is given at registration too, so that a collection without a run (the citations test)
+  // and a skipped check carry it.
+  it(`${spec.id} ${spec.title}`, { meta: { check: meta } }, async (context) => {
+    context.task.meta.check = meta;
     const config = target();
     const missing = (spec.requires ?? []).find((requirement) => !has(config, requirement));
     if (missing) {
@@ -81,17 +121,16 @@ export function check(spec: CheckSpec, body: (ctx: CheckContext) => Promise<void
       };
       await body({ target: config, api, api2: new ApiClient(config, config.token2), sandboxAt });
     } catch (error) {
-      const report =
-        `[${spec.id}] ${level} — cites ${spec.cites}\n${(error as Error).message}` +
-        (exchanges.length ? `\nlast exchanges:\n${exchanges.slice(-3).map(describeExchange).join('\n')}` : '');
+      const failure = failureOf(error);
+      context.task.meta.failure = failure;
       if (level === 'informative') {
-        context.task.meta.warning = report;
-        context.annotate(report, 'warning');
+        context.task.meta.warning = failure.summary;
         return;
       }
-      const failure = new Error(report);
-      failure.stack = report;
-      throw failure;
+      // One line, no stack: the reporter prints the rest from the meta.
+      const thrown = new Error(`[${spec.id}] ${level} — ${failure.summary}`);
+      thrown.stack = thrown.message;
+      throw thrown;
     }
   });
 }

@@ -1,9 +1,11 @@
 // The suite's HTTP client. Every response is checked against openapi.yaml before the check sees
 // it, and the exchanges of the running check are kept so that a failure prints what was sent and
-// what came back. Paths are relative to the API base (`/clients/`) or to `/sim/v1` (`/clock`).
+// what came back. Paths are relative to the API base (`/clients/`) or to `/sim/v1` (`/clock`). What a
+// request creates in the accounts checked goes to the ledger (ledger.ts), to be deleted at the end.
 
 import { documentViolations } from './document.ts';
 import type { TargetConfig } from './config.ts';
+import { noteCreated } from './ledger.ts';
 
 export interface Exchange {
   method: string;
@@ -60,6 +62,18 @@ export class ApiClient {
     return new ApiClient(this.target, this.token, 'api');
   }
 
+  /** Which of the accounts checked this is: 1 (--token), 2 (--token2), or undefined (a sandbox of a check). */
+  get account(): 1 | 2 | undefined {
+    if (this.token === this.target.token) return 1;
+    return this.target.token2 !== '' && this.token === this.target.token2 ? 2 : undefined;
+  }
+
+  /** The brand of an account checked, as the preflight resolved it; undefined when unknown or another account. */
+  get brand(): string | undefined {
+    const brand = this.account === 1 ? this.target.brandId : this.account === 2 ? this.target.brandId2 : '';
+    return brand || undefined;
+  }
+
   private locate(path: string): { url: string; documentPath: string } {
     if (this.area === 'sim') return { url: `${this.target.origin}/sim/v1${path}`, documentPath: `/sim/v1${path}` };
     // The document writes API paths under /api/v1; the target may serve them under any base path.
@@ -88,6 +102,7 @@ export class ApiClient {
       }
     }
     exchanges.push({ method, url, requestBody: options.body ?? options.raw, status: response.status, headers: responseHeaders, body: parsed, text });
+    if (this.area === 'api') noteCreated(this.target, token, method, path, options.body ?? parseRaw(options.raw), response.status, parsed);
     const problems = await documentViolations(method, documentPath, { status: response.status, headers: responseHeaders, body: parsed });
     if (problems.length) {
       throw new DocumentViolation(`the response does not match openapi.yaml (${method} ${documentPath} → ${response.status}):\n  ${problems.join('\n  ')}`);
@@ -100,6 +115,15 @@ export class ApiClient {
   put = (path: string, body?: unknown, options?: RequestOptions) => this.request('PUT', path, { ...options, body });
   patch = (path: string, body?: unknown, options?: RequestOptions) => this.request('PATCH', path, { ...options, body });
   delete = (path: string, options?: RequestOptions) => this.request('DELETE', path, options);
+}
+
+/** A raw request body as JSON, when it is JSON. */
+function parseRaw(raw: string | undefined): unknown {
+  try {
+    return raw === undefined ? undefined : JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
 }
 
 /** An exchange as printed under a failed check: request line and body, status and body, truncated. */

@@ -1,5 +1,7 @@
 // What the suite knows of its target, provided once by the global setup: where the API is, the
-// tokens, and what the target can do beyond the spec (a simulator's clock and payments).
+// tokens, the brand of each account, what the target can do beyond the spec (a simulator's clock
+// and payments, each proven by trying it: lib/capabilities.ts), and where the run notes what it
+// creates so that it can delete it at the end (lib/ledger.ts).
 
 export interface Capabilities {
   /** POST /sim/v1/clock/advance and sandboxes with their own clock. */
@@ -18,9 +20,18 @@ export interface TargetConfig {
   token: string;
   /** A second account's token, for the isolation checks; empty when not given. */
   token2: string;
+  /** The brand the suite creates the main account's templates and purchases for (--brand-id, or found). */
+  brandId: string;
+  /** The second account's brand (CONTRACT_BRAND_ID2, or found); empty when unknown. */
+  brandId2: string;
   capabilities: Capabilities;
   /** True when the suite started the simulator itself. */
   selfHosted: boolean;
+  /**
+   * The folder where each worker appends what it created in the two accounts (lib/ledger.ts), read
+   * by the global setup's teardown; empty: nothing is noted (the suite's own simulator).
+   */
+  ledger: string;
 }
 
 declare module 'vitest' {

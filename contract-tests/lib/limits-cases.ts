@@ -14,8 +14,10 @@
 // Levels. A rejection is normative where the spec states the rule (its Limits table, or the type,
 // "Required" or allowed values of a field of its BillingTemplate and BillingTemplateClient tables);
 // a bound or type that only openapi.yaml sets (client fields, the purchase details, PurchaseCreate)
-// is informative. Every rejection has an informative twin, `…-CODE`: DESIGN.md §3 Errors decides the
-// status (400) and the code under the field's dotted path.
+// is informative. Every rejection has an informative twin, `…-CODE`: billing-sim's error body
+// (docs/behaviour.md#error-body) decides the status (400) and the code under the field's dotted path.
+// The spec's rules are cited as docs/behaviour.md restates them (#template-fields, #subscriber-fields),
+// the document's bounds by the request schema they come from.
 //
 // Ids: LIM-<schema>-<dotted path>-<case>, e.g. LIM-BillingTemplateCreate-subscription_period-max+1,
 // LIM-BillingTemplateCreate-required-purchase; array items are addressed by index 0
@@ -23,6 +25,7 @@
 
 import { expect } from 'vitest';
 import { check, type Level } from './check.ts';
+import { errorCode } from './citations.ts';
 import { schema as documentSchema } from './operations.ts';
 import { deletePath, expectError, expectRejected, expectSuccess, getPath, setPath } from './primitives.ts';
 import {
@@ -48,42 +51,43 @@ import {
 
 // --------------------------------------------------------------------------- levels, cites
 
-export const LIMITS = 'Spec, Limits';
+const row = (section: string, words: string) => `docs/behaviour.md#${section}: "${words}"`;
 /** Fields of the spec's tables, by schema: the row's words, and whether the spec marks it required. */
 const SPEC_FIELDS: Record<string, Record<string, { cite: string; required?: boolean }>> = {
   BillingTemplateCreate: {
-    brand_id: { cite: 'Spec, BillingTemplate: "a brand reference (uuid, the brand the template belongs to)"' },
-    title: { cite: `${LIMITS}: "free text string on BillingTemplate | length at most 256"` },
-    force_recurring: { cite: 'Spec, BillingTemplate: "a boolean (default false) that forces saving of the customer\'s payment credentials"' },
-    purchase: { cite: 'Spec, BillingTemplate table: "purchase | object | yes"', required: true },
-    is_subscription: { cite: 'Spec, BillingTemplate table: "is_subscription | boolean | yes"', required: true },
-    issued: { cite: 'Spec, BillingTemplate table: "issued | string or null"' },
-    due: { cite: 'Spec, BillingTemplate table: "due | integer or null"' },
-    skip_capture: { cite: 'Spec, BillingTemplate table: "skip_capture | boolean"' },
-    send_receipt: { cite: 'Spec, BillingTemplate table: "send_receipt | boolean"' },
-    subscription_period: { cite: `${LIMITS}: "subscription_period | 1 to 256"; BillingTemplate table: "integer, 1 to 256"` },
-    subscription_period_units: { cite: 'Spec, Rules on the subscription fields 4: "values are limited to an allowed set"; "not shown beyond months, weeks and days"' },
-    subscription_due_period: { cite: `${LIMITS}: "subscription_due_period | 1 to 256"; BillingTemplate table: "integer, 1 to 256"` },
-    subscription_due_period_units: { cite: 'Spec, Rules on the subscription fields 4: "values are limited to an allowed set"; "not shown beyond months, weeks and days"' },
-    subscription_charge_period_end: { cite: 'Spec, BillingTemplate table: "subscription_charge_period_end | boolean"' },
-    subscription_trial_periods: { cite: `${LIMITS}: "subscription_trial_periods | 0 to 256"; BillingTemplate table: "integer, 0 to 256"` },
-    subscription_paused: { cite: 'Spec, BillingTemplate table: "subscription_paused | boolean"' },
+    brand_id: { cite: row('template-fields', 'brand_id | UUID | yes | – | the brand the template belongs to') },
+    title: { cite: row('template-fields', 'title | string, at most 256 characters') },
+    force_recurring: { cite: row('template-fields', "force_recurring | boolean | no | false | forces saving of the customer's payment credentials") },
+    purchase: { cite: row('template-fields', 'purchase | object | yes'), required: true },
+    is_subscription: { cite: row('template-fields', 'is_subscription | boolean | yes'), required: true },
+    issued: { cite: row('template-fields', 'issued | date or null') },
+    due: { cite: row('template-fields', 'due | integer (Unix seconds) or null') },
+    skip_capture: { cite: row('template-fields', 'skip_capture | boolean') },
+    send_receipt: { cite: row('template-fields', 'send_receipt | boolean') },
+    subscription_period: { cite: row('template-fields', 'subscription_period | integer, 1 to 256') },
+    subscription_period_units: { cite: row('template-fields', 'The units take only the values days, weeks and months') },
+    subscription_due_period: { cite: row('template-fields', 'subscription_due_period | integer, 1 to 256') },
+    subscription_due_period_units: { cite: row('template-fields', 'The units take only the values days, weeks and months') },
+    subscription_charge_period_end: { cite: row('template-fields', 'subscription_charge_period_end | boolean') },
+    subscription_trial_periods: { cite: row('template-fields', 'subscription_trial_periods | integer, 0 to 256') },
+    subscription_paused: { cite: row('template-fields', 'subscription_paused | boolean') },
   },
   BillingTemplateClientCreate: {
-    client_id: { cite: 'Spec, BillingTemplateClient table: "client reference | uuid | yes"', required: true },
-    send_receipt: { cite: 'Spec, BillingTemplateClient table: "send receipt on success | boolean"' },
-    send_invoice_on_charge_failure: { cite: 'Spec, BillingTemplateClient table: "send invoice on failure | boolean"' },
-    subscription_deduction_date: { cite: 'Spec, BillingTemplateClient table: "subscription_deduction_date | string | yes"', required: true },
-    mandate_expiry_date: { cite: 'Spec, BillingTemplateClient table: "mandate expiry date | string | yes"', required: true },
-    subscription_first_deduction_date: { cite: 'Spec, BillingTemplateClient table: "subscription_first_deduction_date | string"' },
-    subscription_first_deduction_amount: { cite: `${LIMITS}: "subscription_first_deduction_amount | at least 1"; BillingTemplateClient table: "integer, at least 1"` },
-    status: { cite: 'Spec, BillingTemplateClient table: "status | string enum"; "Values named: inactive, pending, active, subscription_paused"' },
-    payment_method_whitelist: { cite: `${LIMITS}: "payment_method_whitelist | at least 1 item"; BillingTemplateClient table: "array of strings, at least 1 item"` },
-    default_service_type: { cite: 'Spec, BillingTemplateClient table: "default_service_type | string enum"; "TWODAY and ONEDAY are named"' },
+    client_id: { cite: row('subscriber-fields', 'client_id | UUID | yes'), required: true },
+    send_receipt: { cite: row('subscriber-fields', 'send_receipt | boolean') },
+    send_invoice_on_charge_failure: { cite: row('subscriber-fields', 'send_invoice_on_charge_failure | boolean') },
+    subscription_deduction_date: { cite: row('subscriber-fields', 'subscription_deduction_date | date | yes'), required: true },
+    mandate_expiry_date: { cite: row('subscriber-fields', 'mandate_expiry_date | date | yes'), required: true },
+    subscription_first_deduction_date: { cite: row('subscriber-fields', 'subscription_first_deduction_date | date or null') },
+    subscription_first_deduction_amount: { cite: row('subscriber-fields', 'subscription_first_deduction_amount | integer, at least 1, or null') },
+    status: { cite: row('subscriber-fields', 'status | inactive, pending, active or subscription_paused') },
+    payment_method_whitelist: { cite: row('subscriber-fields', 'payment_method_whitelist | array of strings, at least 1 item, or null') },
+    default_service_type: { cite: row('subscriber-fields', 'default_service_type | ONEDAY or TWODAY') },
   },
 };
 
-const documentCite = (schemaName: string, path: Path, what: string) => `openapi.yaml ${schemaName}: ${path.join('.')} ${what}`;
+/** A bound only the document sets: the request schema, and the keyword at the field's path. */
+const documentCite = (schemaName: string, path: Path, what: string) => `openapi.yaml#/components/schemas/${schemaName}, ${path.join('.')}: ${what}`;
 
 function specRow(schemaName: string, path: Path) {
   return path.length === 1 ? SPEC_FIELDS[schemaName]?.[path[0]!] : undefined;
@@ -98,7 +102,7 @@ export interface Case {
   cites: string;
   path: Path;
   outcome: 'accepted' | 'rejected';
-  /** The error code of DESIGN.md §3 for a rejection. */
+  /** The error code of docs/behaviour.md#error-codes for a rejection. */
   code?: string;
   /** The value to put at path; `undefined` from it means no such value is known: the case is not made. */
   value?: (g: Gen, setup: Setup) => Promise<unknown> | unknown;
@@ -192,7 +196,8 @@ export function casesOf(subject: Subject): Case[] {
 
     if (Array.isArray(node.enum)) {
       const values = node.enum as unknown[];
-      const cite = spec?.cite ?? documentCite(name, path, `enum ${JSON.stringify(values)}`);
+      // The values without quotes: a quote in a citation is the rule's words (lib/citations.ts).
+      const cite = spec?.cite ?? documentCite(name, path, `enum [${values.map((v) => String(v)).join(', ')}]`);
       for (const choice of values) {
         // The server sets a subscriber's status (active, or pending per the state table); a value sent on
         // add_subscriber is accepted only when it equals that status (openapi.yaml, status): no valid body
@@ -234,8 +239,6 @@ export function casesOf(subject: Subject): Case[] {
 }
 
 // ------------------------------------------------------------------------------ checks
-
-const CODE_CITE = 'DESIGN.md §3 Errors: 400, a map from the field path to [{message, code}]';
 
 /** The case's body: the subject's valid body with the case applied; undefined when no value is known. */
 async function apply(c: Case, g: Gen): Promise<{ setup: Setup; body: Node; value: unknown } | undefined> {
@@ -292,7 +295,7 @@ export function checks(subject: Subject, cases: Case[]): void {
       await applied.setup.nothingCreated();
     });
     check(
-      { id: `${c.id}-CODE`, title: `${c.title}: 400, "${dotted}": ${c.code}`, cites: `${CODE_CITE}; openapi.yaml Error code "${c.code}"`, level: 'informative' },
+      { id: `${c.id}-CODE`, title: `${c.title}: 400, "${dotted}": ${c.code}`, cites: errorCode(c.code!), level: 'informative' },
       async (ctx) => {
         const applied = await apply(c, gen(ctx));
         if (!applied) throw new Error(`no value is known for ${dotted} (${c.id})`);

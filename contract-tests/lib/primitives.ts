@@ -3,11 +3,10 @@
 // run scenarios are in scenario.ts.
 //
 // The brand: the API has no brand endpoint, so the brand_id every template and purchase needs is
-// taken from an existing billing template (or, failing that, purchase) of the account. The
-// simulator's sandboxes that the suite uses are created with fixtures, so one exists; a real
-// account needs at least one template or purchase before the suite runs, or the checks that need
-// the brand fail naming that missing precondition. A sandbox made by scenario.ts's `sandbox()`
-// returns its brand_id when it is created.
+// the one given (--brand-id, and CONTRACT_BRAND_ID2 for the second account) or taken from an
+// existing billing template (or, failing that, purchase) of the account, as the preflight resolved
+// it before any check (lib/preflight.ts); an empty account without --brand-id stops the run there.
+// A sandbox made by scenario.ts's `sandbox()` returns its brand_id when it is created.
 //
 // Dates are "YYYY-MM-DD" days; instants are Unix seconds. "Today" and "now" of an account are its
 // clock's: the simulator's sandbox clock when the target has one (GET /sim/v1/clock), the wall
@@ -16,6 +15,9 @@
 import { expect } from 'vitest';
 import type { CheckContext } from './check.ts';
 import type { ApiClient, Reply } from './client.ts';
+import { purchaseDetails } from './bodies.ts';
+
+export { monthlyTemplate, purchaseDetails } from './bodies.ts';
 
 type Node = Record<string, any>;
 type Ctx = Pick<CheckContext, 'api' | 'target'>;
@@ -80,8 +82,17 @@ export function unique(prefix = 'ct'): string {
 
 const brands = new Map<string, Promise<string>>();
 
-/** The account's brand_id, read from one of its billing templates or purchases (see the file comment). */
+/** Why a check that creates templates or purchases in the second account cannot run (preflight.ts found no brand there). */
+export const SECOND_BRAND_UNKNOWN =
+  'the second account has no billing template or purchase to take a brand from (set CONTRACT_BRAND_ID2 to its brand_id)';
+
+/**
+ * The account's brand_id: for the accounts checked, the one the preflight resolved; for another
+ * account, read from one of its billing templates or purchases (see the file comment).
+ */
 export function brandId(api: ApiClient): Promise<string> {
+  if (api.brand) return Promise.resolve(api.brand);
+  if (api.account === 2) return Promise.reject(new Error(SECOND_BRAND_UNKNOWN));
   let found = brands.get(api.token);
   if (!found) {
     found = (async () => {
@@ -113,32 +124,6 @@ export async function paymentMethods(api: ApiClient): Promise<string[]> {
 /** A ClientCreate body with a unique e-mail address. */
 export function clientBody(overrides: Node = {}): Node {
   return { email: `${unique('client')}@example.com`, full_name: 'Contract Check', ...overrides };
-}
-
-/** A PurchaseDetails object: one product (EUR 29.00 unless overridden). */
-export function purchaseDetails(overrides: Node = {}): Node {
-  return { currency: 'EUR', products: [{ name: 'Pro plan', price: 2900 }], ...overrides };
-}
-
-/**
- * A monthly subscription template (is_subscription true) with the four cycle fields and the due
- * period: UTC, due 7 days, charged at the start of each month, no trial, so a new subscriber is
- * pending.
- */
-export function monthlyTemplate(brand: string, overrides: Node = {}): Node {
-  return {
-    brand_id: brand,
-    title: 'Contract check, monthly',
-    is_subscription: true,
-    purchase: purchaseDetails(),
-    subscription_period: 1,
-    subscription_period_units: 'months',
-    subscription_due_period: 7,
-    subscription_due_period_units: 'days',
-    subscription_charge_period_end: false,
-    subscription_trial_periods: 0,
-    ...overrides,
-  };
 }
 
 /** Charged at period end: add_subscriber makes the subscriber active at once. */
@@ -221,11 +206,11 @@ export function expectRejected(reply: Reply, what = 'the request'): void {
 }
 
 /**
- * DESIGN.md §3 Errors: `status` (400 unless given), and the body lists `code` among the errors of
- * the field path `field`. With `alone`, the body names that field and no other.
+ * docs/behaviour.md#error-body: `status` (400 unless given), and the body lists `code` among the
+ * errors of the field path `field`. With `alone`, the body names that field and no other.
  */
 export function expectError(reply: Reply, field: string, code: string, { status = 400, alone = false }: { status?: number; alone?: boolean } = {}): void {
-  expect(reply.status, `status (DESIGN.md §3: ${status}): ${reply.text.slice(0, 800)}`).toBe(status);
+  expect(reply.status, `status (docs/behaviour.md#status-codes: ${status}): ${reply.text.slice(0, 800)}`).toBe(status);
   const errors = (reply.body ?? {}) as Record<string, Array<{ code: string }>>;
   if (alone) expect(Object.keys(errors), `the error body must name the field "${field}" and only it`).toEqual([field]);
   else expect(Object.keys(errors), `the error body must name the field "${field}"`).toContain(field);

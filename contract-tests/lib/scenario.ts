@@ -5,16 +5,18 @@
 // twins. Each builder asserts the status it needs, so a check fails at the step that broke. Dates
 // are "YYYY-MM-DD" days in the template's time zone; instants are Unix seconds (`at()`).
 //
-// Where a builder needs the brand: the main account's is looked up (primitives.ts, `brandId`); a
-// sandbox made here returns its brand_id when it is created. The builders that create clients,
-// templates and subscribers also take the main account's ApiClient in place of an Account.
+// Where a builder needs the brand: an account checked has the one the preflight resolved
+// (primitives.ts, `brandId`); a sandbox made here returns its brand_id when it is created. The
+// builders that create clients, templates and subscribers also take the main account's ApiClient in
+// place of an Account.
 //
 // A rule whose rejection the spec states ("rejected, nothing changed") and whose error body only
-// DESIGN.md fixes is checked twice by `refusal()`: a normative check (any 4xx, and the state is
-// unchanged) and an informative one (400 naming the field and code of DESIGN.md §3, Errors).
+// billing-sim fixes is checked twice by `refusal()`: a normative check (any 4xx, and the state is
+// unchanged) and an informative one (400 naming the field and code, docs/behaviour.md#error-body).
 
-import { expect } from 'vitest';
+import { beforeEach, expect } from 'vitest';
 import { check, target, type CheckContext, type CheckSpec } from './check.ts';
+import { ERROR_BODY } from './citations.ts';
 import { ApiClient, type Reply } from './client.ts';
 import {
   addDays,
@@ -29,6 +31,7 @@ import {
   monthlyTemplate,
   oneTimeTemplate,
   purchaseBody,
+  SECOND_BRAND_UNKNOWN,
   subscriberBody,
   withoutUpdatedOn,
 } from './primitives.ts';
@@ -46,9 +49,36 @@ export interface Account {
   brandId: string;
 }
 
-/** The main account (`api` of the check context), its brand looked up (primitives.ts, `brandId`). */
+/**
+ * An account checked (`api` or `api2` of the check context) with its brand (primitives.ts,
+ * `brandId`). The second account may have none known: its Account then fails only where a brand is
+ * read, and the checks that read it are skipped (`needsSecondBrand`).
+ */
 export async function mainAccount(api: ApiClient): Promise<Account> {
+  if (api.account === 2 && !api.brand) {
+    return {
+      api,
+      get brandId(): string {
+        throw new Error(SECOND_BRAND_UNKNOWN);
+      },
+    };
+  }
   return { api, brandId: await brandId(api) };
+}
+
+/**
+ * Skips the checks `ids` of the calling describe (and their `-CODE` twins, `refusal`) when a second
+ * account is given but its brand is unknown: they create templates or purchases in it. Skipped, not
+ * failed: an empty second account is a normal one. Decided before each check starts, where a skip
+ * can still carry its reason.
+ */
+export function needsSecondBrand(ids: string[]): void {
+  const config = target();
+  if (config.token2 === '' || config.brandId2 !== '') return;
+  beforeEach((context) => {
+    const id = context.task.meta.check?.id ?? context.task.name.split(' ')[0]!;
+    if (ids.some((wanted) => id === wanted || id === `${wanted}-CODE`)) context.skip(SECOND_BRAND_UNKNOWN);
+  });
 }
 
 /** An Account, or the main account's ApiClient. */
@@ -275,7 +305,8 @@ export async function issuedBy(account: Account, templateId: string, clientId: s
 /**
  * Pins the day of a billing, not its hour: by the last second of the day before `day` the client's
  * purchases of the template were issued on the days `earlier`, by the last second of `day` on those
- * and `day`. (That a billing runs at 00:00 in the template's time zone is DESIGN.md §4.4's decision.)
+ * and `day`. (That a billing runs at 00:00 in the template's time zone is billing-sim's decision,
+ * docs/behaviour.md#billing-dates.)
  */
 export async function expectBilledOn(account: Account, templateId: string, clientId: string, day: string, earlier: string[] = []): Promise<void> {
   expect(await issuedBy(account, templateId, clientId, `${addDays(day, -1)}T23:59:59Z`)).toEqual(earlier);
@@ -329,8 +360,8 @@ export const refusedCharge = (account: Account, purchaseId: string, token: strin
 
 /**
  * A rule that rejects a request, checked twice: `id` (normative: a 4xx, and the state is unchanged)
- * and `id-CODE` (informative: 400, or `status`, naming `field` with `code`, DESIGN.md §3 Errors). `arrange` runs
- * afresh for each, so the two checks share no objects.
+ * and `id-CODE` (informative: 400, or `status`, naming `field` with `code`,
+ * docs/behaviour.md#error-body). `arrange` runs afresh for each, so the two checks share no objects.
  */
 export function refusal(
   spec: CheckSpec & { field: string; code: string; status?: number; codeCites?: string },
@@ -349,7 +380,7 @@ export function refusal(
       ...base,
       id: `${base.id}-CODE`,
       title: `${base.title}: ${status} with ${field} ${code}`,
-      cites: codeCites ?? 'DESIGN.md §3 Errors (status 400, field path → [{message, code}])',
+      cites: codeCites ?? ERROR_BODY,
       level: 'informative',
     },
     async (ctx) => {

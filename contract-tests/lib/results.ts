@@ -1,0 +1,127 @@
+// The run as the suite reports it: every check with its group and outcome, and the errors that
+// belong to no check (a check file that does not load, a failed hook, an unhandled rejection).
+// reporter.ts prints it, lib/junit.ts writes it as XML; both read it from here, so that the screen
+// and the file always agree. An informative check that found a fault is `warned`: the test passed
+// for vitest, but it is never counted or shown as passed.
+
+import type { SerializedError } from 'vitest';
+import type { TestCase, TestModule } from 'vitest/node';
+import type { CheckFailure, Level } from './check.ts';
+
+export type Outcome = 'passed' | 'failed' | 'warned' | 'skipped';
+
+export interface CheckResult {
+  /** The check's id (`CLI-CREATE`), or the test's name for a test made without check(). */
+  id: string;
+  title: string;
+  group: string;
+  /** The check file, relative to the suite's root: `checks/clients.test.ts`. */
+  file: string;
+  level?: Level;
+  cites?: string;
+  outcome: Outcome;
+  /** Why it failed or warned: what was expected and what came, the exchanges. */
+  failure?: CheckFailure;
+  /** Why it was skipped. */
+  skipReason?: string;
+  durationMs: number;
+}
+
+export interface RunError {
+  /** Where: a check file, a group's hook, or "the run". */
+  where: string;
+  message: string;
+  stack?: string;
+}
+
+export interface RunResults {
+  checks: CheckResult[];
+  errors: RunError[];
+}
+
+/** The group of a test: the outermost describe around it, else its file's name. */
+export function groupOf(test: TestCase): string {
+  let node: TestCase['parent'] = test.parent;
+  let name = test.module.relativeModuleId.replace(/^.*\//, '').replace(/\.test\.[jt]s$/, '');
+  while (node.type === 'suite') {
+    name = node.name;
+    node = node.parent;
+  }
+  return name;
+}
+
+function failureOfTest(test: TestCase): CheckFailure {
+  const errors = test.result().errors ?? [];
+  const first = errors[0];
+  return {
+    // A timeout or an error outside check()'s body: the error's first line.
+    summary: (first?.message ?? 'failed').split('\n')[0]!.trim(),
+    exchanges: [],
+    exchangesLeftOut: 0,
+  };
+}
+
+function resultOf(test: TestCase): CheckResult {
+  const meta = test.meta();
+  const check = meta.check;
+  const name = test.name;
+  const id = check?.id ?? name.split(' ')[0]!;
+  const result = test.result();
+  const base = {
+    id,
+    title: check && name.startsWith(`${id} `) ? name.slice(id.length + 1) : name,
+    group: groupOf(test),
+    file: test.module.relativeModuleId,
+    level: check?.level,
+    cites: check?.cites,
+    durationMs: test.diagnostic()?.duration ?? 0,
+  };
+  if (result.state === 'skipped') return { ...base, outcome: 'skipped', skipReason: result.note ?? 'skipped' };
+  if (result.state === 'failed') return { ...base, outcome: 'failed', failure: meta.failure ?? failureOfTest(test) };
+  if (meta.warning) return { ...base, outcome: 'warned', failure: meta.failure ?? { summary: meta.warning, exchanges: [], exchangesLeftOut: 0 } };
+  // 'pending' only when the run was cut short: the check did not finish, which is not a pass.
+  if (result.state === 'pending') return { ...base, outcome: 'skipped', skipReason: 'not run: the run was interrupted' };
+  return { ...base, outcome: 'passed' };
+}
+
+const errorOf = (where: string, error: SerializedError): RunError => ({
+  where,
+  message: (error.message ?? String(error)).split('\n')[0]!.trim(),
+  stack: error.stack,
+});
+
+export function collectResults(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError> = []): RunResults {
+  const checks: CheckResult[] = [];
+  const errors: RunError[] = [];
+  for (const module of modules) {
+    for (const error of module.errors()) errors.push(errorOf(module.relativeModuleId, error));
+    for (const suite of module.children.allSuites()) {
+      for (const error of suite.errors()) errors.push(errorOf(`${module.relativeModuleId} > ${suite.fullName}`, error));
+    }
+    for (const test of module.children.allTests()) checks.push(resultOf(test));
+  }
+  for (const error of unhandled) errors.push(errorOf('the run (an unhandled error)', error));
+  return { checks, errors };
+}
+
+export interface Tally {
+  passed: number;
+  failed: number;
+  warned: number;
+  skipped: number;
+}
+
+export const emptyTally = (): Tally => ({ passed: 0, failed: 0, warned: 0, skipped: 0 });
+
+/** The tally of each group, sorted by name, and of the whole run. */
+export function tallies(checks: readonly CheckResult[]): { groups: [string, Tally][]; total: Tally } {
+  const groups = new Map<string, Tally>();
+  const total = emptyTally();
+  for (const check of checks) {
+    const tally = groups.get(check.group) ?? emptyTally();
+    groups.set(check.group, tally);
+    tally[check.outcome] += 1;
+    total[check.outcome] += 1;
+  }
+  return { groups: [...groups].sort(([a], [b]) => a.localeCompare(b)), total };
+}
