@@ -14,6 +14,7 @@ import { MAX_EVENTS_PER_SANDBOX } from './engine/limits.ts';
 import { DEFAULT_HOST, DEFAULT_PORT, startSimulator } from './index.ts';
 import { createSnapshotValidator } from './store/snapshot.ts';
 import { DataFileError } from './store/sqlite-rows.ts';
+import { DEFAULT_PROXY_PORT } from './proxy/limits.ts';
 import { integerFlag, parseCommand, requiredFlag, stringFlag, UsageError, type FlagSpec } from './cli-args.ts';
 
 const USAGE = `usage: billing-sim [serve|contract|proxy|export|import] [flags]   (no command: serve)
@@ -95,9 +96,6 @@ BILLING_SIM_GROUP, BILLING_SIM_LEVEL (or CONTRACT_BASE_URL, CONTRACT_TOKEN, CONT
 CONTRACT_BRAND_ID2, CONTRACT_JUNIT).
 What the suite creates in the accounts is deleted at the end where the API allows (--keep keeps it); purchases
 cannot be deleted through the API: they are cancelled where they can be and counted in the last lines.`;
-
-/** The proxy's default port, beside the simulator's. */
-const DEFAULT_PROXY_PORT = 4011;
 
 const PROXY_FLAGS: Record<string, FlagSpec> = {
   upstream: { type: 'string' },

@@ -2,7 +2,7 @@
 // contract suite start the simulator through it; it owns the listening socket and the store.
 
 import type { AddressInfo } from 'node:net';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { Clock } from './domain/context.ts';
 import { createDefaultSandbox, DEFAULT_SEED } from './engine/sandboxes.ts';
 import { createIds, type CountedIds } from './engine/ids.ts';
@@ -12,6 +12,7 @@ import type { SqliteStore } from './store/sqlite.ts';
 import { createApp } from './http/app.ts';
 import { parseAllowedHost, parseCorsOrigin } from './http/hosts.ts';
 import { MemoryStore, type Store } from './store/store.ts';
+import { listen } from './http/listen.ts';
 
 export interface SimulatorOptions {
   port?: number;
@@ -92,8 +93,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   // Running clocks bill as wall time passes, requests or not.
   for (const sandbox of store.all()) app.services.background.wake(sandbox.id);
   await listen(server, options.port ?? DEFAULT_PORT, host);
-  // Listening first: the validators compile while the first requests are answered.
-  void app.warmUp();
+  // Listening first: the validators compile while the first requests are answered; a stop ends it.
+  const warming = new AbortController();
+  void app.warmUp(warming.signal);
   const { address, port } = server.address() as AddressInfo;
   const url = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
   return {
@@ -103,6 +105,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     brandId: sandbox.brands[0]!.id,
     sandboxId: sandbox.id,
     async stop() {
+      warming.abort();
       app.services.background.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
@@ -111,15 +114,5 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       await store.close();
     },
   };
-}
-
-function listen(server: Server, port: number, host: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
 }
 

@@ -48,11 +48,12 @@ export class RouteTable {
   /**
    * Compiles every operation's validators, one operation per turn of the event loop, so that a
    * server that has just started answers its first requests at once and soon pays no compile on
-   * any. Resolves when all are compiled.
+   * any. Resolves when all are compiled, or when `signal` aborts (the server stopped).
    */
-  async warmUp(): Promise<void> {
+  async warmUp(signal?: AbortSignal): Promise<void> {
     for (const operation of this.operations) {
       await new Promise((resolve) => setImmediate(resolve));
+      if (signal?.aborted) return;
       operation.body();
       operation.query();
     }

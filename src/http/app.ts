@@ -46,7 +46,7 @@ export interface App {
   express: Express;
   services: Services;
   /** Compiles every operation's validators in small steps (RouteTable.warmUp); otherwise each compiles on first use. */
-  warmUp(): Promise<void>;
+  warmUp(signal?: AbortSignal): Promise<void>;
 }
 
 export function createApp(deps: AppDeps): App {
@@ -76,5 +76,5 @@ export function createApp(deps: AppDeps): App {
   app.use(dispatcher({ routes, publicHandlers, sandboxHandlers }, services));
   app.use(notFoundHandler);
   app.use(errorHandler(logError));
-  return { express: app, services, warmUp: () => routes.warmUp() };
+  return { express: app, services, warmUp: (signal) => routes.warmUp(signal) };
 }

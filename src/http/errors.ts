@@ -11,7 +11,8 @@ interface BodyParserError extends Error {
   status?: number;
 }
 
-export const MAX_BODY = '1mb';
+/** The largest request body the API reads (bytes); a larger one is a 413. The proxy checks against the same. */
+export const MAX_BODY = 1024 * 1024;
 
 function fromBodyParser(error: BodyParserError): ApiError | undefined {
   switch (error.type) {

@@ -1,6 +1,11 @@
 // The validating proxy's bounds, each with its reason. A proxy runs for days in front of a real
 // server: nothing it keeps may grow with the traffic, and no upstream may hold it up.
 
+import { MAX_BODY } from '../http/errors.ts';
+
+/** The port `billing-sim proxy` listens on by default, beside the simulator's 4010. */
+export const DEFAULT_PROXY_PORT = 4011;
+
 /**
  * How long the upstream may stay silent (no byte of an answer) before the client gets a 502. A
  * billing request that has not started answering in 30 s has failed for any client; a hung upstream
@@ -9,10 +14,11 @@
 export const UPSTREAM_TIMEOUT_MS = 30_000;
 
 /**
- * Bytes of a request body the proxy keeps to check. The API refuses a larger body with 413
- * (DESIGN.md §3), so a request past it is reported as such and not parsed; it is still forwarded whole.
+ * Bytes of a request body the proxy keeps to check: the server's own limit, past which the API
+ * answers 413 (DESIGN.md §3), so a larger request is reported as such and not parsed; it is still
+ * forwarded whole.
  */
-export const MAX_REQUEST_BODY_BYTES = 1024 * 1024;
+export const MAX_REQUEST_BODY_BYTES = MAX_BODY;
 
 /**
  * Bytes of a response body the proxy keeps to check (after decompression). A page of 1,000

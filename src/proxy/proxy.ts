@@ -7,7 +7,7 @@
 // Only the CLI (and the proxy's tests) import this room; it imports the contract's validators, never the server.
 
 import { mkdir, writeFile } from 'node:fs/promises';
-import { Agent as HttpAgent, createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { Agent as HttpAgent, createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { dirname, resolve } from 'node:path';
@@ -18,8 +18,9 @@ import { proxyErrors, sendError } from './errors.ts';
 import { forward, type Forwarded, type Upstream } from './forward.ts';
 import { inspect, type SentRequest } from './inspect.ts';
 import { toJUnit } from './junit.ts';
-import { CUT_SETTLE_MS, STOP_GRACE_MS, UPSTREAM_TIMEOUT_MS } from './limits.ts';
+import { CUT_SETTLE_MS, DEFAULT_PROXY_PORT, STOP_GRACE_MS, UPSTREAM_TIMEOUT_MS } from './limits.ts';
 import { Tally, violationLine, type ProxyReport } from './tally.ts';
+import { listen } from '../http/listen.ts';
 
 export interface ProxyOptions {
   /**
@@ -51,8 +52,6 @@ export interface RunningProxy {
   stop(): Promise<void>;
 }
 
-/** As the CLI's default (cli.ts, which loads this module only for the command). */
-const DEFAULT_PROXY_PORT = 4011;
 /** The proxy's own paths; never forwarded. */
 const OWN_PREFIX = '/__proxy/';
 const REPORT_PATH = '/__proxy/report';
@@ -156,16 +155,6 @@ async function writeReports(report: ProxyReport, options: ProxyOptions, log: (li
     `billing-sim proxy: ${report.exchanges} exchange(s), ${report.violations} violation(s) in ${operations} operation(s)` +
       (written.length ? `; wrote ${written.join(', ')}` : ''),
   );
-}
-
-function listen(server: Server, port: number, host: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
 }
 
 export type { ProxyReport } from './tally.ts';

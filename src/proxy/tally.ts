@@ -87,8 +87,8 @@ export class Tally {
   report(): ProxyReport {
     // By name: a stable order, to compare the reports of two runs.
     const entries = [...this.operations.entries()].sort(([a], [b]) => a.localeCompare(b));
-    const operations: Record<string, OperationReport> = {};
-    for (const [name, entry] of entries) operations[name] = { ...entry, listed: [...entry.listed] };
+    // Names hold client-sent paths: own keys through fromEntries, never a plain object's setter.
+    const operations: Record<string, OperationReport> = Object.fromEntries(entries.map(([name, entry]) => [name, { ...entry, listed: [...entry.listed] }]));
     return {
       upstream: this.upstream,
       started: this.started.toISOString(),

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { killSpawned, runCli, send, spawnSim, type Sim } from '../support/spawn-sim.ts';
+import { freePort } from '../support/ports.ts';
 
 const { version } = JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')) as { version: string };
 const dir = mkdtempSync(join(tmpdir(), 'billing-sim-cli-'));
@@ -25,15 +26,6 @@ function expectOneLineError(result: { code: number | null; stderr: string }, ...
   expect(lines, result.stderr).toHaveLength(1);
   expect(lines[0]).toMatch(/^billing-sim: /);
   for (const part of what) expect(lines[0]).toContain(part);
-}
-
-/** A port nothing listens on, found by listening on port 0 and closing. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 describe('help and version', () => {

@@ -6,12 +6,12 @@
 
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listening } from '../support/ports.ts';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -145,15 +145,6 @@ async function startServer(command: string, args: string[], cwd: string): Promis
     });
   });
   return { child, origin, output: () => out };
-}
-
-function listening(origin: string): Promise<boolean> {
-  const { hostname, port } = new URL(origin);
-  return new Promise((resolve) => {
-    const socket = connect(Number(port), hostname);
-    socket.once('connect', () => (socket.destroy(), resolve(true)));
-    socket.once('error', () => resolve(false));
-  });
 }
 
 describe('npm start in the repository', () => {

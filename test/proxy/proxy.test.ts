@@ -4,7 +4,7 @@
 
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, request as httpRequest } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -15,6 +15,7 @@ import type { ProxyReport } from '../../src/proxy/tally.ts';
 import { everyObject, type Fault } from '../contract/fault-proxy.ts';
 import { clientBody, subscriptionBody } from '../builders/templates.ts';
 import { chain, hangingUpstream, send, type Chain } from './support.ts';
+import { freePort } from '../support/ports.ts';
 
 let sim: RunningSimulator;
 const dir = mkdtempSync(join(tmpdir(), 'billing-sim-proxy-'));
@@ -372,12 +373,3 @@ describe('on stop, the report files', () => {
     await hanging.close();
   });
 });
-
-/** A port nothing listens on, found by listening on port 0 and closing. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
