@@ -4,7 +4,8 @@
 // `date-time` is the representable kind (instants.ts); an array past its maxItems is not validated
 // item by item (`lazyItems`), and a validation stops once it has too many errors (error-budget.ts).
 // `x-default` is the document's default of a body field (openapi.yaml's header says why it is not
-// `default`): an annotation, which ajv is told about and never applies.
+// `default`): an annotation, which ajv is told about and never applies. So is `x-simulator-only`,
+// which marks what the real platform does not have (DESIGN.md §9).
 
 import type { AnySchema, ValidateFunction } from 'ajv';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
@@ -18,6 +19,9 @@ const SCHEMA_BASE = 'https://billing-sim.local/schemas/';
 
 /** The value the server stores for a body field that a create or PUT omits. */
 export const DEFAULT_KEYWORD = 'x-default';
+
+/** Marks an operation, field or value only the simulator has: the contract suite never requires it. */
+export const SIMULATOR_ONLY_KEYWORD = 'x-simulator-only';
 
 export function rewriteRefs<T>(node: T): T {
   if (Array.isArray(node)) return node.map(rewriteRefs) as T;
@@ -66,6 +70,7 @@ function createAjv(doc: OpenAPIV3_1.Document, coerce: boolean, allErrors = true)
   ajv.addFormat('date-time', representableDateTime);
   ajv.addKeyword(errorBudgetKeyword);
   ajv.addKeyword(DEFAULT_KEYWORD);
+  ajv.addKeyword(SIMULATOR_ONLY_KEYWORD);
   for (const [name, schema] of Object.entries(doc.components?.schemas ?? {})) {
     ajv.addSchema(rewriteRefs(schema), SCHEMA_BASE + name);
   }

@@ -106,6 +106,10 @@ export const errors = {
     message: `Ensure this field has no more than ${limit} characters.`,
     code: 'max_length',
   }),
+  maxDecimalPlaces: (places: number): ErrorDetail => ({
+    message: `Ensure that there are no more than ${places} decimal places.`,
+    code: 'max_decimal_places',
+  }),
   minItems: (limit: number): ErrorDetail => ({
     message: `Ensure this field has at least ${limit} elements.`,
     code: 'min_items',
@@ -128,6 +132,8 @@ export const errors = {
     code: 'does_not_exist',
   }),
   invalidState: (message: string): ErrorDetail => ({ message, code: 'invalid_state' }),
+  /** The platform's code for a declined POST /purchases/{id}/charge/ (DESIGN.md §9). */
+  chargeError: (message: string): ErrorDetail => ({ message, code: 'purchase_charge_error' }),
   protected: (message: string): ErrorDetail => ({ message, code: 'protected' }),
   parseError: (message: string): ErrorDetail => ({ message: `JSON parse error: ${message}`, code: 'parse_error' }),
   unsupportedMediaType: (type: string): ErrorDetail => ({

@@ -10,13 +10,19 @@ import { rejectChanges, SERVER_FIELDS } from './fields.ts';
 import { PAYMENT_METHODS } from './payment-methods.ts';
 import { buildPurchaseDetails } from './purchase-details.ts';
 import { unixSeconds, type Context } from './context.ts';
-import type { Client, Input, Purchase, PurchaseDetails, PurchaseStatus, ServiceType } from './types.ts';
+import type { Attempt, AttemptType, Client, Input, Purchase, PurchaseDetails, PurchaseStatus, ServiceType } from './types.ts';
 
 /** Execution time of a service type at the bank (DESIGN.md §4.8). */
 export const EXECUTION_DAYS: Record<ServiceType, number> = { ONEDAY: 1, TWODAY: 2 };
 
-/** Statuses in which a purchase still waits for its money: it can be paid, charged, cancelled. */
+/**
+ * Statuses in which a purchase still waits for its money: it can be paid, charged, cancelled.
+ * `overdue` stays payable; `expired` (past due with due_strict) is not (DESIGN.md §9).
+ */
 export const PAYABLE: ReadonlySet<PurchaseStatus> = new Set(['created', 'sent', 'viewed', 'error', 'overdue']);
+
+/** What the simulated bank answers a declined payment with, as the platform's `error` of an attempt. */
+export const DECLINED = { code: 'insufficient_funds', message: 'Insufficient funds.', description: 'The simulated bank declined the payment (outcome failure).' };
 
 const PURCHASE_READ_ONLY = [
   ...SERVER_FIELDS,
@@ -27,6 +33,10 @@ const PURCHASE_READ_ONLY = [
   'status_history',
   'recurring_token',
   'payment',
+  'transaction_data',
+  'refundable_amount',
+  'refund_availability',
+  'marked_as_paid',
   'is_test',
 ];
 
@@ -74,8 +84,23 @@ export function buildPurchase(fields: NewPurchase, ctx: Context): Purchase {
     service_type: fields.serviceType ?? null,
     recurring_token: null,
     payment: null,
+    transaction_data: { payment_method: null, country: null, attempts: [] },
+    refundable_amount: 0,
+    refund_availability: 'none',
+    marked_as_paid: false,
     is_test: true,
   };
+}
+
+/** An attempt to move money with `method`; `error` when it failed. */
+export function attempt(type: AttemptType, method: string | null, error: Attempt['error'] = null): Attempt {
+  return { type, successful: error === null, payment_method: method, country: null, client_ip: null, processing_time: 0, extra: {}, error };
+}
+
+/** The purchase's `transaction_data` with `tried` first (the platform lists attempts newest first). */
+export function withAttempt(purchase: Purchase, tried: Attempt): Pick<Purchase, 'transaction_data'> {
+  const data = purchase.transaction_data;
+  return { transaction_data: { ...data, payment_method: tried.payment_method ?? data.payment_method, attempts: [tried, ...data.attempts] } };
 }
 
 /** The purchase in a new status, with the change appended to its history. */
@@ -147,6 +172,14 @@ export function createPurchase(input: Input, scope: PurchaseScope, ctx: Context)
 
 export function assertPayable(purchase: Purchase): void {
   if (!PAYABLE.has(purchase.status)) {
-    throw fieldError(ALL, errors.invalidState(`Purchase is ${purchase.status}; only an unpaid purchase can be paid, charged or cancelled.`));
+    const why = purchase.status === 'expired' ? ' (its due has passed and due_strict is true)' : '';
+    throw fieldError(ALL, errors.invalidState(`Purchase is ${purchase.status}${why}; only an unpaid purchase can be paid, charged or cancelled.`));
+  }
+}
+
+/** Refuses an action unless the purchase is in one of `allowed`: 400 invalid_state under __all__. */
+export function assertStatus(purchase: Purchase, allowed: readonly PurchaseStatus[], action: string): void {
+  if (!allowed.includes(purchase.status)) {
+    throw fieldError(ALL, errors.invalidState(`Purchase is ${purchase.status}; ${action} needs a purchase that is ${allowed.join(' or ')}.`));
   }
 }

@@ -86,6 +86,7 @@ export function newSubscriber(input: Input, scope: SubscriberScope, ctx: Context
     client_id: input.client_id as string,
     send_receipt: (input.send_receipt as boolean | undefined) ?? true,
     send_invoice_on_charge_failure: (input.send_invoice_on_charge_failure as boolean | undefined) ?? true,
+    send_invoice_on_add_subscriber: (input.send_invoice_on_add_subscriber as boolean | undefined) ?? false,
     subscription_deduction_date: deduction,
     mandate_expiry_date: input.mandate_expiry_date as string,
     subscription_first_deduction_date: firstDate,
@@ -98,7 +99,14 @@ export function newSubscriber(input: Input, scope: SubscriberScope, ctx: Context
   };
 }
 
-const EDITABLE = ['send_receipt', 'send_invoice_on_charge_failure', 'mandate_expiry_date', 'payment_method_whitelist', 'default_service_type'] as const;
+const EDITABLE = [
+  'send_receipt',
+  'send_invoice_on_charge_failure',
+  'send_invoice_on_add_subscriber',
+  'mandate_expiry_date',
+  'payment_method_whitelist',
+  'default_service_type',
+] as const;
 
 /**
  * PATCH of a subscriber. Spec: status is "Editable between active and subscription_paused only.

@@ -28,9 +28,11 @@ export interface Client extends Resource {
 export interface Product {
   name: string;
   price: number;
-  quantity: number;
+  /** A decimal string with 4 places, as the platform answers it: "1.0000". */
+  quantity: string;
   discount: number;
-  tax_percent: number;
+  /** A decimal string with 2 places: "15.00". */
+  tax_percent: string;
   category: string;
 }
 
@@ -87,6 +89,8 @@ export interface BillingTemplateClient extends Resource {
   client_id: string;
   send_receipt: boolean;
   send_invoice_on_charge_failure: boolean;
+  /** E-mails the first purchase that add_subscriber creates for a pending subscriber (status `sent`). */
+  send_invoice_on_add_subscriber: boolean;
   subscription_deduction_date: string;
   mandate_expiry_date: string;
   subscription_first_deduction_date: string | null;
@@ -98,22 +102,69 @@ export interface BillingTemplateClient extends Resource {
   number_of_billing_cycles_passed: number;
 }
 
+/**
+ * Every status of the platform's Purchase (openapi.yaml lists them all, so a client's switch meets no
+ * unknown value). The simulator produces created, sent, viewed, pending_execute, paid, error, overdue,
+ * expired, cancelled, hold, released and refunded.
+ */
 export type PurchaseStatus =
   | 'created'
   | 'sent'
   | 'viewed'
-  | 'pending_execute'
-  | 'paid'
   | 'error'
-  | 'overdue'
   | 'cancelled'
-  | 'hold';
+  | 'overdue'
+  | 'expired'
+  | 'blocked'
+  | 'hold'
+  | 'released'
+  | 'pending_release'
+  | 'pending_capture'
+  | 'preauthorized'
+  | 'paid'
+  | 'pending_execute'
+  | 'pending_charge'
+  | 'cleared'
+  | 'settled'
+  | 'chargeback'
+  | 'pending_refund'
+  | 'refunded';
 
-export interface Payment {
+/** A purchase's `payment` (the platform's PaymentDetails): money in, or out for a refund. */
+export interface PaymentDetails {
+  is_outgoing: boolean;
+  payment_type: 'purchase' | 'refund';
   amount: number;
   currency: string;
-  payment_method: string;
+  net_amount: number;
+  fee_amount: number;
+  pending_amount: number;
+  pending_unfreeze_on: number | null;
+  description: string;
   paid_on: number;
+  remote_paid_on: number;
+  /** Simulator-only: the method that paid; null when the purchase was marked as paid. */
+  payment_method: string | null;
+}
+
+export type AttemptType = 'execute' | 'authorize' | 'release' | 'capture' | 'recurring_execute' | 'delete_recurring_token' | 'refund';
+
+/** One try to move money, as the platform records it in `transaction_data.attempts` (newest first). */
+export interface Attempt {
+  type: AttemptType;
+  successful: boolean;
+  payment_method: string | null;
+  country: string | null;
+  client_ip: string | null;
+  processing_time: number;
+  extra: Record<string, never>;
+  error: { code: string; message: string; description: string } | null;
+}
+
+export interface TransactionData {
+  payment_method: string | null;
+  country: string | null;
+  attempts: Attempt[];
 }
 
 export type ClientDetails = Omit<Client, keyof Resource>;
@@ -140,8 +191,25 @@ export interface Purchase extends Resource {
   status_history: { status: PurchaseStatus; timestamp: number }[];
   service_type: ServiceType | null;
   recurring_token: string | null;
-  payment: Payment | null;
+  payment: PaymentDetails | null;
+  transaction_data: TransactionData;
+  /** What a refund may still return: the amount paid less what was refunded; 0 while unpaid. */
+  refundable_amount: number;
+  refund_availability: 'all' | 'none';
+  marked_as_paid: boolean;
   is_test: boolean;
+}
+
+/** The platform's Payment object: what POST /purchases/{id}/refund/ answers and `payment.refunded` carries. */
+export interface Payment extends Resource {
+  type: 'payment';
+  brand_id: string;
+  company_id: string;
+  is_test: boolean;
+  client: ClientDetails;
+  payment: PaymentDetails;
+  transaction_data: TransactionData;
+  related_to: { type: 'purchase'; id: string };
 }
 
 export interface RecurringToken extends Resource {
@@ -174,5 +242,8 @@ export interface Webhook extends Resource {
   type: 'webhook';
   title: string;
   callback: string;
+  all_events: boolean;
   events: string[];
+  /** Public half of the key pair that signs its deliveries (the sandbox's `webhookKeys`). */
+  public_key: string;
 }

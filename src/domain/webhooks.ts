@@ -1,9 +1,37 @@
-// Webhook registrations: a callback URL and the event types it receives (DESIGN.md §4.14; the
-// spec shows no events or webhooks). Create and PUT take the whole registration.
+// Webhook registrations (DESIGN.md §4.14, §9; the spec shows no events or webhooks): a callback URL
+// and the event types it receives, or `all_events`. Create and PUT take the whole registration; the
+// schema (openapi.yaml WebhookCreate) has already required `events` unless `all_events` is true and
+// limited them to the platform's names (events.ts). `public_key` is the server's, like `id`: sent
+// back unchanged it passes, any other value is rejected with `read_only`.
 
-import { resourceWriter } from './fields.ts';
-import type { Webhook } from './types.ts';
+import { unixSeconds, type Context } from './context.ts';
+import { ErrorCollector } from './errors.ts';
+import { mergeWritable, rejectChanges, SERVER_FIELDS } from './fields.ts';
+import type { Input, Webhook } from './types.ts';
 
-const WRITABLE = ['title', 'callback', 'events'] as const;
+const WRITABLE = ['title', 'callback', 'all_events', 'events'] as const;
+type Writable = Pick<Webhook, (typeof WRITABLE)[number]>;
 
-export const writeWebhook = resourceWriter<Webhook, (typeof WRITABLE)[number]>('webhook', WRITABLE, { title: '', callback: '', events: [] });
+const DEFAULTS: Writable = { title: '', callback: '', all_events: false, events: [] };
+
+const READ_ONLY = [...SERVER_FIELDS, 'public_key'] as const;
+
+/** The webhook a create or PUT makes; `publicKey` is the public half of its key pair. */
+export function writeWebhook(mode: 'create' | 'put', stored: Webhook | undefined, input: Input, ctx: Context, publicKey: string): Webhook {
+  const errs = new ErrorCollector();
+  // On create nothing is stored yet: any value of a read-only field is one the client made up.
+  rejectChanges(errs, input, stored ?? {}, READ_ONLY, 'set by the server');
+  errs.throwIfAny();
+  const now = unixSeconds(ctx.clock.now());
+  return {
+    id: stored?.id ?? ctx.ids.uuid(),
+    type: 'webhook',
+    created_on: stored?.created_on ?? now,
+    updated_on: now,
+    ...mergeWritable<Writable>(mode, DEFAULTS, stored, input, WRITABLE),
+    public_key: publicKey,
+  };
+}
+
+/** Whether the webhook receives events of this (platform) type. */
+export const subscribes = (webhook: Webhook, eventType: string): boolean => webhook.all_events || webhook.events.includes(eventType);

@@ -67,7 +67,13 @@ export function addSubscriber(sandbox: Sandbox, template: BillingTemplate, input
   }
   // "A Purchase is created and returned. The caller redirects the client to purchase.checkout_url to pay."
   sandbox.subscribers.set(subscriber.id, subscriber);
-  const purchase = awaitPayment(sandbox, subscriberPurchase(sandbox, template, subscriber, today, ctx));
+  let purchase = subscriberPurchase(sandbox, template, subscriber, today, ctx);
+  if (subscriber.send_invoice_on_add_subscriber) {
+    // The platform's send_invoice_on_add_subscriber: the first purchase is e-mailed to the client.
+    purchase = savePurchase(sandbox, withStatus(purchase, 'sent', ctx), 'purchase.sent', ctx);
+    sendEmail(sandbox, 'invoice', purchase, ctx);
+  }
+  awaitPayment(sandbox, purchase);
   sandbox.firstPurchases.set(purchase.id, subscriber.id);
   return { billing_template_client: subscriber, purchase };
 }
@@ -109,7 +115,7 @@ function runFirstDeduction(sandbox: Sandbox, job: Job, ctx: Context, processed: 
   const amount = subscriber.subscription_first_deduction_amount!;
   const details: PurchaseDetails = {
     ...template.purchase,
-    products: [{ name: `${template.title || 'Subscription'}: first deduction`, price: amount, quantity: 1, discount: 0, tax_percent: 0, category: '' }],
+    products: [{ name: `${template.title || 'Subscription'}: first deduction`, price: amount, quantity: '1.0000', discount: 0, tax_percent: '0.00', category: '' }],
     total: amount,
   };
   processed.first_deductions += 1;
@@ -117,11 +123,16 @@ function runFirstDeduction(sandbox: Sandbox, job: Job, ctx: Context, processed: 
   charge(sandbox, purchase, subscriber, ctx, processed);
 }
 
+/**
+ * A purchase still unpaid when its due passes: `overdue`, still payable, or with due_strict
+ * `expired`, which nothing can pay any more (DESIGN.md §9). Both events are the simulator's own.
+ */
 function runOverdue(sandbox: Sandbox, job: Job, ctx: Context, processed: Processed): void {
   const purchase = sandbox.purchases.get(job.id);
   if (!purchase || !PAYABLE.has(purchase.status) || purchase.status === 'overdue') return;
-  processed.overdue += 1;
-  savePurchase(sandbox, withStatus(purchase, 'overdue', ctx), 'purchase.overdue', ctx);
+  const status = purchase.purchase.due_strict ? 'expired' : 'overdue';
+  processed[status] += 1;
+  savePurchase(sandbox, withStatus(purchase, status, ctx), `purchase.${status}`, ctx);
 }
 
 /** Runs one job of the queue; the context's clock shows the job's own instant. */

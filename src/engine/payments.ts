@@ -6,12 +6,12 @@ import { DAY_MS } from '../domain/calendar.ts';
 import { unixSeconds, type Context } from '../domain/context.ts';
 import { ALL, errors, fieldError } from '../domain/errors.ts';
 import { PAYMENT_METHODS } from '../domain/payment-methods.ts';
-import { assertPayable, EXECUTION_DAYS, serviceTypeFits, withStatus } from '../domain/purchases.ts';
-import type { BillingTemplateClient, Input, Purchase, RecurringToken } from '../domain/types.ts';
+import { assertPayable, attempt, DECLINED, EXECUTION_DAYS, serviceTypeFits, withAttempt, withStatus } from '../domain/purchases.ts';
+import type { BillingTemplateClient, Input, PaymentDetails, Purchase, PurchaseStatus, RecurringToken } from '../domain/types.ts';
 import type { Sandbox, TokenOutcome } from '../store/store.ts';
 import { launchOnFirstPayment } from './launch.ts';
 import { schedule } from './queue.ts';
-import { savePurchase, sendEmail } from './records.ts';
+import { recordEvent, savePurchase, sendEmail } from './records.ts';
 import { saveToken } from './tokens.ts';
 
 /** Counts of what an advance or a request processed, reported by POST /sim/v1/clock/advance. */
@@ -21,43 +21,84 @@ export interface Processed {
   charges: number;
   executions: number;
   overdue: number;
+  expired: number;
   webhook_deliveries: number;
 }
 
-export const noneProcessed = (): Processed => ({ billings: 0, first_deductions: 0, charges: 0, executions: 0, overdue: 0, webhook_deliveries: 0 });
+export const noneProcessed = (): Processed => ({ billings: 0, first_deductions: 0, charges: 0, executions: 0, overdue: 0, expired: 0, webhook_deliveries: 0 });
 
-/** Money received: paid, with the payment, a receipt when asked, and the pending subscriber it launches. */
-export function markPaid(sandbox: Sandbox, purchase: Purchase, method: string, ctx: Context, changes: Partial<Purchase> = {}): Purchase {
+/** The platform's PaymentDetails of money received (or, `outgoing`, returned by a refund). */
+export function paymentDetails(amount: number, currency: string, method: string | null, paidOn: number, outgoing = false): PaymentDetails {
+  return {
+    is_outgoing: outgoing,
+    payment_type: outgoing ? 'refund' : 'purchase',
+    amount,
+    currency,
+    net_amount: amount,
+    fee_amount: 0,
+    pending_amount: 0,
+    pending_unfreeze_on: null,
+    description: '',
+    paid_on: paidOn,
+    remote_paid_on: paidOn,
+    payment_method: method,
+  };
+}
+
+export interface Receipt {
+  /** What was received: the total, or less for a partial capture. */
+  amount?: number;
+  /** Unix seconds; now unless mark_as_paid says otherwise. */
+  paidOn?: number;
+  /** The events of the change, in order: purchase.paid, or purchase.captured then purchase.paid. */
+  events?: readonly string[];
+  changes?: Partial<Purchase>;
+}
+
+/**
+ * Money received: paid, with the payment, a receipt when asked, and the pending subscriber it
+ * launches. `method` is null for a purchase marked as paid: no money went through the gateway, so
+ * there is nothing to refund.
+ */
+export function markPaid(sandbox: Sandbox, purchase: Purchase, method: string | null, ctx: Context, receipt: Receipt = {}): Purchase {
+  const amount = receipt.amount ?? purchase.purchase.total;
+  const [event, ...more] = receipt.events ?? ['purchase.paid'];
+  const refundable = method === null ? 0 : amount;
   const paid = savePurchase(
     sandbox,
     withStatus(purchase, 'paid', ctx, {
-      ...changes,
-      payment: {
-        amount: purchase.purchase.total,
-        currency: purchase.purchase.currency,
-        payment_method: method,
-        paid_on: unixSeconds(ctx.clock.now()),
-      },
+      ...receipt.changes,
+      payment: paymentDetails(amount, purchase.purchase.currency, method, receipt.paidOn ?? unixSeconds(ctx.clock.now())),
+      refundable_amount: refundable,
+      refund_availability: refundable > 0 ? 'all' : 'none',
     }),
-    'purchase.paid',
+    event!,
     ctx,
   );
+  for (const next of more) recordEvent(sandbox, next, paid, ctx);
   if (paid.send_receipt) sendEmail(sandbox, 'receipt', paid, ctx);
   launchOnFirstPayment(sandbox, paid, ctx);
   return paid;
 }
 
 /**
- * A successful collection. DESIGN.md §4.8: with a service type the bank takes 1 or 2 days, so the
- * purchase waits in `pending_execute` and an execution job makes it `paid` when that time has passed.
+ * A successful collection, recorded as an attempt of `type`. DESIGN.md §4.8: with a service type the
+ * bank takes 1 or 2 days, so the purchase waits in `pending_execute` and an execution job makes it
+ * `paid` when that time has passed. With skip_capture the money is only reserved: `hold`.
  */
-function collect(sandbox: Sandbox, purchase: Purchase, method: string, tokenId: string | null, ctx: Context): Purchase {
-  const changes = { recurring_token: tokenId };
+function collect(sandbox: Sandbox, purchase: Purchase, method: string, tokenId: string | null, type: 'execute' | 'recurring_execute', ctx: Context): Purchase {
+  const changes = { recurring_token: tokenId, ...withAttempt(purchase, attempt(purchase.skip_capture ? 'authorize' : type, method)) };
   if (purchase.skip_capture) return savePurchase(sandbox, withStatus(purchase, 'hold', ctx, changes), 'purchase.hold', ctx);
-  if (!purchase.service_type) return markPaid(sandbox, purchase, method, ctx, changes);
+  if (!purchase.service_type) return markPaid(sandbox, purchase, method, ctx, { changes });
   const at = ctx.clock.now() + EXECUTION_DAYS[purchase.service_type] * DAY_MS;
   schedule(sandbox, { at, kind: 'execution', id: purchase.id, method });
   return savePurchase(sandbox, withStatus(purchase, 'pending_execute', ctx, changes), 'purchase.pending_execute', ctx);
+}
+
+/** A declined attempt of `type`, recorded on the purchase; `status` is where it leaves the purchase. */
+function declined(purchase: Purchase, type: 'execute' | 'recurring_execute', method: string, status: PurchaseStatus, ctx: Context): Purchase {
+  const changes = withAttempt(purchase, attempt(type, method, DECLINED));
+  return status === purchase.status ? { ...purchase, ...changes, updated_on: unixSeconds(ctx.clock.now()) } : withStatus(purchase, status, ctx, changes);
 }
 
 /** The execution job: the bank has executed the collection. */
@@ -78,16 +119,13 @@ function resolveMethod(purchase: Purchase, requested: unknown): string {
 /** POST /sim/v1/purchases/{id}/pay: what the checkout page does when the client pays. */
 export function payAtCheckout(sandbox: Sandbox, purchase: Purchase, input: Input, ctx: Context): Purchase {
   assertPayable(purchase);
-  if (purchase.status === 'overdue' && purchase.purchase.due_strict) {
-    throw fieldError(ALL, errors.invalidState('The purchase is overdue and due_strict: the checkout page refuses payment.'));
-  }
   const method = resolveMethod(purchase, input.method);
   const recurring = PAYMENT_METHODS.find((m) => m.name === method)?.recurring ?? false;
   if (input.save_token === true && !recurring) {
     throw fieldError('save_token', errors.invalid(`${method} cannot save a recurring token.`));
   }
   if (input.outcome === 'failure') {
-    return savePurchase(sandbox, withStatus(purchase, 'error', ctx), 'purchase.payment_failure', ctx);
+    return savePurchase(sandbox, declined(purchase, 'execute', method, 'error', ctx), 'purchase.payment_failure', ctx);
   }
   // force_recurring saves the credentials "when the payment method supports it, without giving the customer a choice".
   let payable = purchase;
@@ -95,7 +133,7 @@ export function payAtCheckout(sandbox: Sandbox, purchase: Purchase, input: Input
     saveToken(sandbox, purchase, method, (input.token_outcome as TokenOutcome | undefined) ?? 'success', ctx);
     payable = { ...purchase, is_recurring_token: true };
   }
-  return collect(sandbox, payable, method, null, ctx);
+  return collect(sandbox, payable, method, null, 'execute', ctx);
 }
 
 /** The checks of POST /purchases/{id}/charge/: the token must exist, be the client's, and fit the purchase. */
@@ -114,14 +152,20 @@ export function usableToken(sandbox: Sandbox, purchase: Purchase, tokenId: strin
   return token;
 }
 
-/** POST /purchases/{id}/charge/: a declined charge leaves the purchase in `error`. */
+/**
+ * POST /purchases/{id}/charge/. DESIGN.md §9: a declined charge is recorded (an attempt in
+ * transaction_data, event purchase.payment_failure), leaves the status as it was, and is then
+ * answered as the platform answers it: 400 `purchase_charge_error`. The caller commits the record
+ * before the answer, so the attempt is kept though the request is refused.
+ */
 export function chargeWithToken(sandbox: Sandbox, purchase: Purchase, tokenId: string, ctx: Context): Purchase {
   assertPayable(purchase);
   const token = usableToken(sandbox, purchase, tokenId, ctx.clock.now());
   if (sandbox.tokenOutcomes.get(token.id) === 'failure') {
-    return savePurchase(sandbox, withStatus(purchase, 'error', ctx), 'purchase.payment_failure', ctx);
+    savePurchase(sandbox, declined(purchase, 'recurring_execute', token.payment_method, purchase.status, ctx), 'purchase.payment_failure', ctx);
+    throw fieldError(ALL, errors.chargeError(`The charge was declined: ${DECLINED.message} See transaction_data.attempts of the purchase.`));
   }
-  return collect(sandbox, purchase, token.payment_method, token.id, ctx);
+  return collect(sandbox, purchase, token.payment_method, token.id, 'recurring_execute', ctx);
 }
 
 /**
@@ -144,11 +188,11 @@ export function chargeAutomatically(
   }
   processed.charges += 1;
   if (sandbox.tokenOutcomes.get(token.id) === 'failure') {
-    const failed = savePurchase(sandbox, withStatus(purchase, 'sent', ctx), 'purchase.subscription_charge_failure', ctx);
+    const failed = savePurchase(sandbox, declined(purchase, 'recurring_execute', token.payment_method, 'sent', ctx), 'purchase.subscription_charge_failure', ctx);
     if (subscriber.send_invoice_on_charge_failure) sendEmail(sandbox, 'invoice', failed, ctx);
     return failed;
   }
-  return collect(sandbox, purchase, token.payment_method, token.id, ctx);
+  return collect(sandbox, purchase, token.payment_method, token.id, 'recurring_execute', ctx);
 }
 
 export function assertCancellable(purchase: Purchase): void {

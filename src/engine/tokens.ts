@@ -2,6 +2,7 @@
 // token without scanning every token of the sandbox. All token changes go through here.
 
 import { unixSeconds, type Context } from '../domain/context.ts';
+import { attempt, withAttempt } from '../domain/purchases.ts';
 import type { Purchase, RecurringToken, ServiceType } from '../domain/types.ts';
 import type { Sandbox, TokenOutcome } from '../store/store.ts';
 import { recordEvent } from './records.ts';
@@ -53,7 +54,8 @@ export function deleteToken(sandbox: Sandbox, token: RecurringToken, ctx: Contex
   ids.set(token.client_id, (ids.get(token.client_id) ?? []).filter((id) => id !== token.id));
   const saving = sandbox.purchases.get(token.id);
   if (!saving) return undefined;
-  const updated: Purchase = { ...saving, is_recurring_token: false, updated_on: unixSeconds(ctx.clock.now()) };
+  const changes = withAttempt(saving, attempt('delete_recurring_token', token.payment_method));
+  const updated: Purchase = { ...saving, ...changes, is_recurring_token: false, updated_on: unixSeconds(ctx.clock.now()) };
   sandbox.purchases.set(updated.id, updated);
   recordEvent(sandbox, 'purchase.recurring_token_deleted', updated, ctx);
   return updated;

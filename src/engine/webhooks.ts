@@ -1,16 +1,21 @@
-// Webhook delivery (DESIGN.md §4.14, §6). Each event a webhook subscribes to becomes a delivery:
-// the object's JSON plus `event_type`, signed with the sandbox's RSA key (PKCS#1 v1.5 over SHA-256,
-// base64 in X-Signature), POSTed to the callback. Deliveries of one object go one at a time, in
-// order; a failed one is retried with backoff on the sandbox clock, and the object's later events
-// wait behind it. Attempts are jobs of the sandbox's queue, so they start in time order with the
-// rest; the POST itself goes out after the sandbox's turn (engine/background.ts), so a receiver
-// that never answers holds no request and no advance. An attempt therefore schedules its retry
-// when it starts, as if it will fail: an acknowledgement, recorded in a later turn, ends the
+// Webhook delivery (DESIGN.md §4.14, §6, §9). Each event of the platform's (domain/events.ts) that a
+// webhook subscribes to becomes a delivery: the object's JSON plus `event_type`, signed with that
+// webhook's own RSA key (PKCS#1 v1.5 over SHA-256, base64 in X-Signature), POSTed to the callback.
+// A webhook registered by an earlier version, which made no key per webhook, is signed with the
+// sandbox's key, the one its receiver fetched from GET /public_key/. Deliveries of one object go one
+// at a time, in order; a failed one is retried with backoff on the sandbox clock, and the object's
+// later events wait behind it. Attempts are jobs of the sandbox's queue, so they start in time order
+// with the rest; the POST itself goes out after the sandbox's turn (engine/background.ts), so a
+// receiver that never answers holds no request and no advance. An attempt therefore schedules its
+// retry when it starts, as if it will fail: an acknowledgement, recorded in a later turn, ends the
 // delivery, and the retry job then finds nothing to do. A crash while a POST is out loses nothing.
 
-import { generateKeyPairSync, sign } from 'node:crypto';
+import { generateKeyPair, sign, type RSAKeyPairOptions } from 'node:crypto';
+import { promisify } from 'node:util';
 import type { Context } from '../domain/context.ts';
+import { isDeliveredToWebhooks } from '../domain/events.ts';
 import type { Purchase, SimEvent } from '../domain/types.ts';
+import { subscribes } from '../domain/webhooks.ts';
 import type { Delivery, Sandbox, SigningKey } from '../store/store.ts';
 import { schedule } from './queue.ts';
 
@@ -30,13 +35,31 @@ export interface Attempt {
   signature: string;
 }
 
-export function signingKey(sandbox: Sandbox): SigningKey {
-  sandbox.signingKey ??= generateKeyPairSync('rsa', {
-    modulusLength: 2048,
-    publicKeyEncoding: { type: 'spki', format: 'pem' },
-    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-  });
+const RSA_KEY: RSAKeyPairOptions<'pem', 'pem'> = {
+  modulusLength: 2048,
+  publicKeyEncoding: { type: 'spki', format: 'pem' },
+  privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+};
+
+/**
+ * A new RSA key pair, made on libuv's thread pool: 2048-bit generation takes 50–500 ms, during
+ * which the event loop keeps answering other sandboxes (this one's turn waits for it).
+ */
+export const newKeyPair = (): Promise<SigningKey> => promisify(generateKeyPair)('rsa', RSA_KEY);
+
+/** The sandbox's own key (GET /public_key/), made on first use. */
+export async function sandboxKey(sandbox: Sandbox): Promise<SigningKey> {
+  sandbox.signingKey ??= await newKeyPair();
   return sandbox.signingKey;
+}
+
+/**
+ * The key that signs a webhook's deliveries: its own, or for a webhook of an earlier version, which
+ * has none, the sandbox's, whose public half it shows. A snapshot or data file where neither exists
+ * is refused before it is loaded (store/snapshot-checks.ts).
+ */
+export function webhookKey(sandbox: Sandbox, webhookId: string): SigningKey {
+  return sandbox.webhookKeys.get(webhookId) ?? sandbox.signingKey!;
 }
 
 export const signature = (body: string, key: SigningKey): string => sign('sha256', Buffer.from(body), key.privateKey).toString('base64');
@@ -50,10 +73,11 @@ function deliveryBody(sandbox: Sandbox, event: SimEvent): string {
   return JSON.stringify({ ...object, event_type: event.event_type });
 }
 
-/** Queues a delivery of `event` to every webhook that subscribes to its type. */
+/** Queues a delivery of `event` to every webhook that subscribes to its type; a simulator-only event goes nowhere. */
 export function enqueueDeliveries(sandbox: Sandbox, event: SimEvent, ctx: Context): void {
+  if (!isDeliveredToWebhooks(event.event_type)) return;
   for (const webhook of sandbox.webhooks.values()) {
-    if (!webhook.events.includes(event.event_type)) continue;
+    if (!subscribes(webhook, event.event_type)) continue;
     const delivery: Delivery = { id: ctx.ids.uuid(), webhookId: webhook.id, objectId: event.object_id, body: deliveryBody(sandbox, event), attempts: 0 };
     sandbox.deliveries.set(delivery.id, delivery);
     const waiting = sandbox.deliveryQueues.get(event.object_id) ?? [];
@@ -93,7 +117,7 @@ export function startAttempt(sandbox: Sandbox, deliveryId: string, ctx: Context)
   sandbox.deliveries.set(attempted.id, attempted);
   const wait = RETRY_BACKOFF_MS[attempted.attempts - 1] ?? ATTEMPT_TIMEOUT_MS;
   schedule(sandbox, { at: ctx.clock.now() + wait, kind: 'webhook', id: attempted.id });
-  return { sandboxId: sandbox.id, deliveryId, url: webhook.callback, body: delivery.body, signature: signature(delivery.body, signingKey(sandbox)) };
+  return { sandboxId: sandbox.id, deliveryId, url: webhook.callback, body: delivery.body, signature: signature(delivery.body, webhookKey(sandbox, webhook.id)) };
 }
 
 /** The receiver answered 2xx: the delivery is done and the object's next one goes now. */

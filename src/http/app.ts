@@ -13,7 +13,7 @@ import { dispatcher } from './dispatch.ts';
 import { errorHandler, MAX_BODY, notFoundHandler, requireJson } from './errors.ts';
 import { MAX_EVENTS_PER_SANDBOX } from '../engine/limits.ts';
 import type { Services } from './handler.ts';
-import { publicHandlers, sandboxHandlers } from './handlers/index.ts';
+import { bodyUpgrades, publicHandlers, sandboxHandlers } from './handlers/index.ts';
 import { corsPolicy, hostCheck } from './hosts.ts';
 import { requestLog } from './request-log.ts';
 import { uiRouter } from '../ui/index.ts';
@@ -73,7 +73,7 @@ export function createApp(deps: AppDeps): App {
   // Not strict: any JSON value parses, so `42` or `null` where an object belongs is a schema error
   // naming what was expected, not a "parse error" on valid JSON.
   app.use(express.json({ limit: MAX_BODY, strict: false, type: ['application/json', 'application/*+json'] }));
-  app.use(dispatcher({ routes, publicHandlers, sandboxHandlers }, services));
+  app.use(dispatcher({ routes, publicHandlers, sandboxHandlers, bodyUpgrades }, services));
   app.use(notFoundHandler);
   app.use(errorHandler(logError));
   return { express: app, services, warmUp: (signal) => routes.warmUp(signal) };

@@ -20,6 +20,8 @@ export interface DispatchTables {
   routes: RouteTable;
   publicHandlers: Record<string, PublicHandler>;
   sandboxHandlers: Record<string, SandboxHandler>;
+  /** Per operation: brings a body written for an older version to today's shape, in place, before it is validated. */
+  bodyUpgrades?: Record<string, (body: unknown) => void>;
 }
 
 /**
@@ -47,7 +49,7 @@ function rejectUnexpectedBody(body: unknown): void {
   throw new ApiError(400, fields);
 }
 
-function validatedInput(operation: Operation, req: Request, params: Record<string, string>) {
+function validatedInput(operation: Operation, req: Request, params: Record<string, string>, upgrade?: (body: unknown) => void) {
   // Ids are UUIDs (spec: "Path parameters are UUID strings"); anything else names no object: 404.
   if (operation.pathParams.some((name) => !UUID.test(params[name] ?? ''))) throw notFound();
   // Query names are the client's, like body keys: `?__proto__=1` stays a plain entry.
@@ -60,6 +62,7 @@ function validatedInput(operation: Operation, req: Request, params: Record<strin
     return { query, body: {} as Input };
   }
   const body = req.body === undefined ? {} : req.body;
+  upgrade?.(body);
   check(bodyValidator, body);
   return { query, body: body as Input };
 }
@@ -83,7 +86,7 @@ export function dispatcher(tables: DispatchTables, services: Services) {
     const url = origin + req.path;
 
     if (!operation.secured) {
-      const { query, body } = validatedInput(operation, req, params);
+      const { query, body } = validatedInput(operation, req, params, tables.bodyUpgrades?.[operation.operationId]);
       const handler = tables.publicHandlers[operation.operationId];
       if (!handler) throw notImplemented(operation);
       return send(res, await handler({ params, query, body, url, origin, services }));
@@ -97,7 +100,7 @@ export function dispatcher(tables: DispatchTables, services: Services) {
       async (sandbox, ctx) => {
         sandbox.publicOrigin = origin;
         // Input is validated even for an operation not simulated yet: a bad request is a 400 either way.
-        const { query, body } = validatedInput(operation, req, params);
+        const { query, body } = validatedInput(operation, req, params, tables.bodyUpgrades?.[operation.operationId]);
         const handler = tables.sandboxHandlers[operation.operationId];
         if (!handler) throw notImplemented(operation);
         return handler({ params, query, body, url, origin, services, sandbox, ctx });

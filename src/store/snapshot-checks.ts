@@ -1,7 +1,8 @@
 // What the schema of a snapshot cannot say, checked before a sandbox is made of it. Each rule is
 // one the engine relies on without looking again, so a snapshot that broke it would fail later, in
 // a billing or a delivery, as a 500: a subscriber whose client is missing makes its next billing
-// throw, a signing key that is not one the next webhook delivery, and a job numbered like another
+// throw, a signing key that is not one the next webhook delivery (the sandbox's, or a webhook's own
+// in `webhookKeys`, which a snapshot of an earlier version lacks), and a job numbered like another
 // overwrites it in the data file. The first problem found is reported, with its path in the document.
 
 import { createPrivateKey, createPublicKey } from 'node:crypto';
@@ -9,7 +10,7 @@ import { addPeriods, startOfDay } from '../domain/calendar.ts';
 import { EARLIEST_CLOCK_MS, LATEST_CLOCK_MS, LATEST_DATE_MS } from '../domain/clock-bounds.ts';
 import { errors, type ErrorDetail } from '../domain/errors.ts';
 import { isTimeZone } from '../domain/purchase-details.ts';
-import type { BillingTemplate, BillingTemplateClient, Purchase, RecurringToken } from '../domain/types.ts';
+import type { BillingTemplate, BillingTemplateClient, Purchase, RecurringToken, Webhook } from '../domain/types.ts';
 import type { SnapshotDocument, SnapshotProblem, SnapshotSandbox } from './snapshot.ts';
 import { MAPS, type SigningKey, type SubscriberSchedule } from './store.ts';
 
@@ -31,11 +32,13 @@ function* problems(sandbox: SnapshotSandbox): Generator<SnapshotProblem> {
   const now = Date.parse(sandbox.clock.now);
   if (Number.isNaN(now)) yield problem('clock.now', errors.invalid('Enter an instant a JavaScript Date can hold.'));
   else if (now < EARLIEST_CLOCK_MS || now > LATEST_CLOCK_MS) yield problem('clock.now', errors.invalid('Enter an instant from 1970-01-01 to 9999-12-31.'));
-  if (sandbox.signingKey) yield* keyPair(sandbox.signingKey);
-  for (const field of MAPS) yield* keys(sandbox[field], field);
+  if (sandbox.signingKey) yield* keyPair(sandbox.signingKey, 'signingKey');
+  for (const [index, [, pair]] of ((sandbox.webhookKeys ?? []) as Entries<SigningKey>).entries()) yield* keyPair(pair, `webhookKeys.${index}.1`);
+  for (const field of MAPS) yield* keys(sandbox[field] ?? [], field);
   yield* timeZones(sandbox.templates as Entries<BillingTemplate>, 'templates');
   yield* timeZones(sandbox.purchases as Entries<Purchase>, 'purchases');
   yield* references(sandbox);
+  yield* webhookKeys(sandbox);
   // After the time zones: a schedule's dates are days in its template's zone.
   yield* schedules(sandbox);
   yield* jobNumbers(sandbox);
@@ -63,6 +66,26 @@ function* references(sandbox: SnapshotSandbox): Generator<SnapshotProblem> {
   for (const [index, [, queued]] of (sandbox.deliveryQueues as Entries<string[]>).entries()) {
     const missing = queued.findIndex((id) => !deliveries.has(id));
     if (missing >= 0) yield problem(`deliveryQueues.${index}.1.${missing}`, errors.doesNotExist('Delivery', queued[missing]));
+  }
+}
+
+/**
+ * A key belongs to a webhook, and each webhook shows the public half of the key that signs it: its
+ * own, or for a webhook of an earlier version (no entry) the sandbox's, which must then exist.
+ */
+function* webhookKeys(sandbox: SnapshotSandbox): Generator<SnapshotProblem> {
+  const entries = (sandbox.webhookKeys ?? []) as Entries<SigningKey>;
+  const webhooks = sandbox.webhooks as Entries<Webhook>;
+  const ids = new Set(webhooks.map(([key]) => key));
+  for (const [index, [key]] of entries.entries()) {
+    if (!ids.has(key)) yield problem(`webhookKeys.${index}.0`, errors.doesNotExist('Webhook', key));
+  }
+  const own = new Map(entries);
+  for (const [index, [key, webhook]] of webhooks.entries()) {
+    const signing = own.get(key) ?? sandbox.signingKey;
+    if (signing?.publicKey !== webhook.public_key) {
+      yield problem(`webhooks.${index}.1.public_key`, errors.invalid('Enter the public half of the key that signs its deliveries: its webhookKeys entry, or else signingKey.'));
+    }
   }
 }
 
@@ -122,14 +145,14 @@ function* jobNumbers(sandbox: SnapshotSandbox): Generator<SnapshotProblem> {
 }
 
 /** The pair must sign (an RSA private key) and verify (its own public half), or deliveries fail or cannot be checked. */
-function* keyPair(key: SigningKey): Generator<SnapshotProblem> {
+function* keyPair(key: SigningKey, path: string): Generator<SnapshotProblem> {
   let derived: Buffer;
   try {
     const privateKey = createPrivateKey(key.privateKey);
     if (privateKey.asymmetricKeyType !== 'rsa') throw new Error('not RSA');
     derived = createPublicKey(privateKey).export({ type: 'spki', format: 'der' });
   } catch {
-    return yield problem('signingKey.privateKey', errors.invalid('Enter an RSA private key, PKCS#8 PEM.'));
+    return yield problem(`${path}.privateKey`, errors.invalid('Enter an RSA private key, PKCS#8 PEM.'));
   }
   let given: Buffer | undefined;
   try {
@@ -137,5 +160,5 @@ function* keyPair(key: SigningKey): Generator<SnapshotProblem> {
   } catch {
     given = undefined;
   }
-  if (!given?.equals(derived)) yield problem('signingKey.publicKey', errors.invalid('Enter the public half of privateKey, SubjectPublicKeyInfo PEM.'));
+  if (!given?.equals(derived)) yield problem(`${path}.publicKey`, errors.invalid('Enter the public half of privateKey, SubjectPublicKeyInfo PEM.'));
 }

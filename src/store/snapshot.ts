@@ -24,10 +24,15 @@ import { compileComponent } from '../contract/schemas.ts';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { clockAt, clockView, sandboxNow } from '../engine/clock.ts';
 import { findInconsistency } from './snapshot-checks.ts';
+import { upgradeSnapshotDocument } from './upgrade.ts';
 import { fromSnapshot, MAPS, toSnapshot, type Sandbox, type SandboxClockState, type SandboxSnapshot, type Store } from './store.ts';
 
-/** The value of `billing_sim_snapshot`: the format's version, changed with any change of the format. */
-export const SNAPSHOT_FORMAT = 1;
+/**
+ * The value of `billing_sim_snapshot`: the format's version, changed with any change of the format.
+ * 2 since the platform's purchase fields, decimal strings and webhook keys; a format 1 document is
+ * upgraded when it is read (upgrade.ts).
+ */
+export const SNAPSHOT_FORMAT = 2;
 
 export type SnapshotSandbox = Omit<SandboxSnapshot, 'clock'> & { clock: { now: string; frozen: boolean } };
 
@@ -71,7 +76,8 @@ function sharesIds(document: SnapshotDocument, store: Store): boolean {
     for (const sandbox of store.all()) if (MAPS.some((field) => sandbox[field].has(key))) return true;
     return false;
   };
-  return MAPS.some((field) => document.sandbox[field].some(([key]) => taken(key)));
+  // A snapshot of an earlier version may lack a collection added since (webhookKeys).
+  return MAPS.some((field) => (document.sandbox[field] ?? []).some(([key]) => taken(key)));
 }
 
 /**
@@ -160,6 +166,7 @@ export interface SnapshotValidator {
 export function createSnapshotValidator(spec: OpenAPIV3_1.Document, wall: Clock): SnapshotValidator {
   const schema: ValidateFunction = compileComponent(spec, 'SandboxSnapshot');
   const check = (document: unknown): SnapshotProblem | null => {
+    upgradeSnapshotDocument(document);
     if (!schema(document)) {
       const [path, details] = Object.entries(toFieldErrors(schema.errors ?? []))[0]!;
       return { path, detail: details[0] ?? errors.invalid() };

@@ -23,6 +23,7 @@ import { ApiError, ALL, errors } from '../domain/errors.ts';
 import type { ChangeSet } from './changes.ts';
 import { DataFileError, logRow, readSnapshots, withUnreadPayloads } from './sqlite-rows.ts';
 import { fromSnapshot, MAPS, sandboxHeader, type Sandbox, type SandboxSnapshot, type Store } from './store.ts';
+import { upgradeSandbox } from './upgrade.ts';
 
 export { DataFileError };
 
@@ -266,6 +267,7 @@ export class SqliteStore implements Store {
 
   private loadAll(): void {
     for (const snapshot of readSnapshots(this.db, this.file)) {
+      upgradeSandbox(snapshot);
       const problem = this.options.validate?.(withUnreadPayloads(snapshot));
       if (problem) throw new DataFileError(this.file, `sandbox ${snapshot.id}: ${problem}`);
       this.adopt(fromSnapshot(snapshot));
@@ -282,8 +284,10 @@ export class SqliteStore implements Store {
       this.options.report?.(`billing-sim: could not read sandbox ${id} back from ${this.file}: ${reason}`);
       throw new StorageUnavailable(reason);
     }
-    if (snapshot) this.adopt(fromSnapshot(snapshot));
-    else this.sandboxes.delete(id);
+    if (snapshot) {
+      upgradeSandbox(snapshot);
+      this.adopt(fromSnapshot(snapshot));
+    } else this.sandboxes.delete(id);
   }
 }
 

@@ -53,7 +53,7 @@ export interface Delivery {
   attempts: number;
 }
 
-/** The RSA key pair that signs this sandbox's webhook deliveries (PEM), made when first needed. */
+/** An RSA key pair (PEM): the sandbox's (GET /public_key/) or one webhook's, which signs its deliveries. */
 export interface SigningKey {
   publicKey: string;
   privateKey: string;
@@ -83,9 +83,15 @@ export interface Sandbox {
   eventsDropped: number;
   outbox: OutboxEmail[];
   webhooks: Map<string, Webhook>;
+  /**
+   * Webhook id → the key pair that signs its deliveries (its `public_key`). Data of earlier
+   * versions has none: their webhooks are signed with `signingKey`.
+   */
+  webhookKeys: Map<string, SigningKey>;
   deliveries: Map<string, Delivery>;
   /** Deliveries waiting per object, oldest first: an object's events arrive in order. */
   deliveryQueues: Map<string, string[]>;
+  /** The sandbox's key pair (GET /public_key/), made when first needed. */
   signingKey: SigningKey | null;
   /** The origin clients last called, for absolute URLs in webhook bodies delivered later. */
   publicOrigin: string;
@@ -96,8 +102,24 @@ export interface Sandbox {
   changes: ChangeSet;
 }
 
-/** The sandbox's keyed collections, in the order a snapshot lists them. */
-export const MAPS = ['clients', 'templates', 'subscribers', 'schedules', 'purchases', 'tokens', 'tokenOutcomes', 'firstPurchases', 'webhooks', 'deliveries', 'deliveryQueues'] as const;
+/**
+ * The sandbox's keyed collections, in the order a snapshot lists them. A snapshot or data file of
+ * an earlier version may lack a later one (`webhookKeys`): it is read as empty.
+ */
+export const MAPS = [
+  'clients',
+  'templates',
+  'subscribers',
+  'schedules',
+  'purchases',
+  'tokens',
+  'tokenOutcomes',
+  'firstPurchases',
+  'webhooks',
+  'webhookKeys',
+  'deliveries',
+  'deliveryQueues',
+] as const;
 export type MapField = (typeof MAPS)[number];
 
 export interface Store {
@@ -161,8 +183,14 @@ export class MemoryStore implements Store {
   async close(): Promise<void> {}
 }
 
-/** The JSON form of a sandbox: each Map becomes an array of [key, value] entries in insertion order. */
-export type SandboxSnapshot = Omit<Sandbox, MapField | 'changes'> & { [K in MapField]: [string, unknown][] };
+/** Collections that data of earlier versions may lack, read as empty (see MAPS). */
+type LaterMap = 'webhookKeys';
+
+/**
+ * The JSON form of a sandbox: each Map becomes an array of [key, value] entries in insertion order.
+ * Snapshots and data files of earlier versions may lack a collection added since (`LaterMap`).
+ */
+export type SandboxSnapshot = Omit<Sandbox, MapField | 'changes'> & { [K in Exclude<MapField, LaterMap>]: [string, unknown][] } & { [K in LaterMap]?: [string, unknown][] };
 
 /** The scalar part of a sandbox: everything but its collections, events, e-mails, jobs and key. */
 export type SandboxHeader = Pick<Sandbox, 'id' | 'companyId' | 'brands' | 'origin' | 'clock' | 'publicOrigin' | 'jobSeq' | 'eventsDropped'>;

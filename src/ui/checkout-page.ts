@@ -44,7 +44,7 @@ function order(purchase: Purchase): SafeHtml {
     <tbody>${details.products.map(
       (product) => html`
       <tr><td>${product.name}${product.discount ? html` <span class="hint">(discount ${money(purchase, product.discount)})</span>` : ''}${
-        product.tax_percent ? html` <span class="hint">(tax ${product.tax_percent} %)</span>` : ''
+        Number(product.tax_percent) > 0 ? html` <span class="hint">(tax ${product.tax_percent} %)</span>` : ''
       }</td><td class="num">${product.quantity}</td><td class="num">${money(purchase, product.price)}</td><td class="num">${money(purchase, lineTotal(product))}</td></tr>`,
     )}
     </tbody>
@@ -114,8 +114,8 @@ function statusNote(purchase: Purchase): SafeHtml {
     return html`<div class="alert error" role="alert" id="result">The payment was declined. Choose a payment method and try again.</div>`;
   }
   if (purchase.status === 'overdue') {
-    const strict = purchase.purchase.due_strict ? ' The merchant does not accept late payment (due_strict).' : '';
-    return html`<div class="alert info" id="result">This purchase is overdue.${strict}</div>`;
+    // Overdue is still payable; a due_strict purchase would be `expired` instead and show no form.
+    return html`<div class="alert info" id="result">This purchase is overdue: it was due ${dueText(purchase)}. It can still be paid.</div>`;
   }
   return html``;
 }
@@ -155,22 +155,58 @@ export function checkoutPage(view: CheckoutView): string {
   return shell(view, ...closed(purchase));
 }
 
+/** "5 Feb 2026, 00:00 (UTC)" in the purchase's time zone, or "" when it has no due date. */
+function dueText(purchase: Purchase): string {
+  return purchase.due === null ? '' : formatInstant(purchase.due, purchase.purchase.timezone);
+}
+
+/**
+ * A paid purchase: how it was paid (a method at checkout, or marked as paid by the merchant, which
+ * takes no money here), a capture of less than was authorised, and what a partial refund gave back
+ * (`payment.amount` stays what was paid; `refundable_amount` falls with each refund).
+ */
+function paidNote(purchase: Purchase): SafeHtml {
+  const { payment } = purchase;
+  const when = payment ? formatInstant(payment.paid_on, purchase.purchase.timezone) : '';
+  if (purchase.marked_as_paid) {
+    return html`<div class="alert success" role="status" id="result"><p>Paid outside the gateway: the merchant marked this purchase as paid on ${when}.</p>
+    <p>No money moved through the gateway, so there is nothing to refund through it.</p></div>`;
+  }
+  const paid = payment?.amount ?? purchase.purchase.total;
+  const saved = purchase.is_recurring_token ? ' The card was saved for later payments.' : '';
+  const captured = paid < purchase.purchase.total
+    ? html`<p id="captured">The merchant captured ${money(purchase, paid)} of the ${money(purchase, purchase.purchase.total)} authorised; the rest was released.</p>`
+    : '';
+  const refunded = paid - purchase.refundable_amount;
+  const refund = refunded > 0
+    ? html`<p id="refund">Partly refunded: ${money(purchase, refunded)} went back to the payer; ${money(purchase, purchase.refundable_amount)} can still be refunded.</p>`
+    : '';
+  return html`<div class="alert success" role="status" id="result"><p>Payment approved: paid ${when} with ${methodName(payment?.payment_method ?? '')}.${saved}</p>${captured}${refund}</div>`;
+}
+
 function closed(purchase: Purchase): [string, SafeHtml] {
-  const method = methodName(purchase.payment?.payment_method ?? '');
+  const total = money(purchase, purchase.purchase.total);
   switch (purchase.status) {
-    case 'paid': {
-      const when = purchase.payment ? formatInstant(purchase.payment.paid_on, purchase.purchase.timezone) : '';
-      const saved = purchase.is_recurring_token ? ' The card was saved for later payments.' : '';
-      return ['Paid', html`<div class="alert success" role="status" id="result">Payment approved: paid ${when} with ${method}.${saved}</div>`];
-    }
+    case 'paid':
+      return [purchase.marked_as_paid ? 'Paid outside the gateway' : 'Paid', paidNote(purchase)];
     case 'pending_execute': {
       const days = purchase.service_type ? EXECUTION_DAYS[purchase.service_type] : 0;
       return ['Payment accepted', html`<div class="alert success" role="status" id="result">Payment accepted: the bank collects it within ${days} day(s) (${purchase.service_type}).</div>`];
     }
     case 'hold':
-      return ['Payment authorised', html`<div class="alert success" role="status" id="result">The amount is reserved on the card; the merchant captures it later (skip_capture).</div>`];
-    default:
+      return ['Payment authorised', html`<div class="alert success" role="status" id="result"><p>${total} is reserved on the card and not yet taken.</p>
+    <p>The merchant captures it later (skip_capture), or releases it.</p></div>`];
+    case 'released':
+      return ['Authorisation released', html`<div class="alert info" role="status" id="result">The merchant released the ${total} reserved on the card: no payment was taken.</div>`];
+    case 'refunded':
+      return ['Refunded', html`<div class="alert info" role="status" id="result">This purchase was paid, then refunded in full: ${money(purchase, purchase.payment?.amount ?? purchase.purchase.total)} went back to the payer.</div>`];
+    case 'expired':
+      return ['Purchase expired', html`<div class="alert error" role="status" id="result"><p>This purchase expired unpaid: it was due ${dueText(purchase)}.</p>
+    <p>The merchant does not accept late payment (due_strict), so it can no longer be paid.</p></div>`];
+    case 'cancelled':
       return ['Purchase cancelled', html`<div class="alert info" role="status" id="result">This purchase was cancelled: there is nothing to pay.</div>`];
+    default:
+      return [`Purchase ${purchase.status}`, html`<div class="alert info" role="status" id="result">This purchase is ${purchase.status}: there is nothing to pay here.</div>`];
   }
 }
 

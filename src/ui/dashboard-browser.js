@@ -3,7 +3,11 @@
 // nothing the API returns is ever parsed as markup. Times are shown in UTC, as the API stores them.
 
 const KEY = 'billing-sim.token';
-const CHARGES = new Set(['purchase.paid', 'purchase.payment_failure', 'purchase.subscription_charge_failure', 'purchase.pending_execute', 'purchase.hold']);
+/** Events that move money (the timeline's kind `charge`); the rest are `event`. */
+const CHARGES = new Set([
+  'purchase.paid', 'purchase.payment_failure', 'purchase.subscription_charge_failure', 'purchase.pending_execute', 'purchase.hold',
+  'purchase.captured', 'purchase.released', 'purchase.refunded',
+]);
 const $ = (id) => document.getElementById(id);
 let token = localStorage.getItem(KEY) ?? '';
 /** Subscribers whose timeline the tester opened or closed, kept across refreshes. */
@@ -56,13 +60,86 @@ function say(text, isError = false) {
   $('message').className = isError ? 'alert error' : 'hint';
 }
 
+/**
+ * What each purchase status means to a tester; the colour comes from the class `status-{status}`
+ * (dashboard.ts), and the words differ too, so nothing depends on colour alone. A status the
+ * simulator never produces (the platform has 21) still shows, in the neutral colour.
+ */
+const STATUS_MEANING = {
+  created: 'new, not sent',
+  sent: 'invoice e-mailed, waiting for payment',
+  viewed: 'checkout page opened, waiting for payment',
+  pending_execute: 'collected with a service type; the bank executes it later',
+  paid: 'paid',
+  hold: 'authorised: funds reserved, awaiting capture or release',
+  released: 'authorisation released: no payment taken',
+  refunded: 'refunded in full',
+  error: 'last payment attempt failed; still payable',
+  overdue: 'due passed unpaid; still payable',
+  expired: 'due passed with due_strict: no longer payable',
+  cancelled: 'cancelled: no longer payable',
+};
+
+/** The purchase's status as a coloured badge, plus "marked as paid" for a payment made outside the gateway. */
+function statusBadges(p) {
+  const badge = el('span', { class: `badge status-${p.status}`, 'data-status': p.status, title: STATUS_MEANING[p.status] ?? p.status }, p.status);
+  return p.marked_as_paid ? [badge, ' ', el('span', { class: 'badge marked-as-paid', title: 'paid outside the gateway (mark_as_paid)' }, 'marked as paid')] : [badge];
+}
+
+/** The money of a paid purchase still refundable, or "—" when there is none to refund through the gateway. */
+function refundable(p) {
+  return p.status === 'paid' && !p.marked_as_paid ? money(p.refundable_amount, p.purchase.currency) : '—';
+}
+
+/** An instant in the purchase table, all of whose times are UTC (its header says so): "2026-01-30 12:00". */
+const at = (seconds) => utc(seconds).replace(/ UTC$/, '');
+
+/** One line on what happened to the money: paid how, captured, refunded, reserved, or why it is not payable. */
+function paymentDetails(p) {
+  const m = (minor) => money(minor, p.purchase.currency);
+  const paid = p.payment?.amount ?? p.purchase.total;
+  const failed = p.transaction_data?.attempts?.find((attempt) => !attempt.successful);
+  switch (p.status) {
+    case 'paid': {
+      if (p.marked_as_paid) return `marked as paid ${at(p.payment?.paid_on)}: paid outside the gateway, nothing to refund`;
+      const parts = [`paid ${at(p.payment?.paid_on)} with ${p.payment?.payment_method ?? '—'}`];
+      if (paid < p.purchase.total) parts.push(`captured ${m(paid)} of ${m(p.purchase.total)} authorised`);
+      if (paid > p.refundable_amount) parts.push(`${m(paid - p.refundable_amount)} refunded`);
+      return parts.join('; ');
+    }
+    case 'refunded':
+      return `${m(paid)} refunded in full`;
+    case 'hold':
+      return `${m(p.purchase.total)} authorised, awaiting capture`;
+    case 'error':
+      return failed?.error ? `declined: ${failed.error.message || failed.error.code}` : STATUS_MEANING.error;
+    case 'overdue':
+      return `due ${at(p.due)} passed unpaid; still payable`;
+    case 'expired':
+      return `due ${at(p.due)} passed with due_strict: no longer payable`;
+    default:
+      return STATUS_MEANING[p.status] ?? p.status;
+  }
+}
+
+function renderPurchases(purchases, clients) {
+  $('purchases').replaceChildren(table('Purchases', ['Created (UTC)', 'Client', 'Amount', 'Status', 'Refundable', 'Details'], purchases.map((p) => [
+    at(p.created_on),
+    clients.get(p.client_id)?.email ?? p.client_id,
+    money(p.purchase.total, p.purchase.currency),
+    statusBadges(p),
+    refundable(p),
+    [paymentDetails(p), ' ', el('a', { href: p.checkout_url, 'aria-label': `checkout page of purchase ${p.id}` }, 'checkout')],
+  ]), (index) => ({ 'data-purchase': purchases[index].id })));
+}
+
 /** Lists arrive newest first; the timeline reads oldest first, and a stable sort keeps same-second entries in the order they happened. */
 function timeline(subscriber, purchases, events, outbox) {
   [purchases, events, outbox] = [purchases, events, outbox].map((items) => [...items].reverse());
   const mine = purchases.filter((p) => p.billing_template_id === subscriber.billing_template_id && p.client_id === subscriber.client_id);
   const ids = new Set(mine.map((p) => p.id));
   const entries = [
-    ...mine.map((p) => ({ at: p.created_on, rank: 0, kind: 'purchase', what: [`issued ${p.issued}, ${money(p.purchase.total, p.purchase.currency)}, now ${p.status} `, el('a', { href: p.checkout_url }, 'checkout')] })),
+    ...mine.map((p) => ({ at: p.created_on, rank: 0, kind: 'purchase', what: [`issued ${p.issued}, ${money(p.purchase.total, p.purchase.currency)}, now `, ...statusBadges(p), ' ', el('a', { href: p.checkout_url }, 'checkout')] })),
     ...events.filter((e) => ids.has(e.object_id)).map((e) => ({ at: e.created_on, rank: 1, kind: CHARGES.has(e.event_type) ? 'charge' : 'event', what: [e.event_type] })),
     ...outbox.filter((m) => ids.has(m.purchase_id)).map((m) => ({ at: m.sent_on, rank: 2, kind: 'e-mail', what: [`${m.kind} to ${m.to}`] })),
   ].sort((a, b) => a.at - b.at || a.rank - b.rank);
@@ -115,7 +192,9 @@ async function refresh() {
     $('clock-frozen').textContent = clock.frozen ? '(frozen)' : '(running)';
     $('advance-date').min = clock.now.slice(0, 10);
     renderTemplates(templates);
-    renderSubscribers(templates, new Map(clients.map((c) => [c.id, c])), purchases, events, outbox);
+    const byId = new Map(clients.map((c) => [c.id, c]));
+    renderSubscribers(templates, byId, purchases, events, outbox);
+    renderPurchases(purchases, byId);
     renderOutbox(outbox, purchases);
     say(`Sandbox loaded: ${templates.length} template(s), ${purchases.length} purchase(s).`);
   } catch (error) {

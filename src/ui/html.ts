@@ -73,6 +73,9 @@ const STYLE = `
   .alert.error { background: #fdecea; border-color: #e0a39d; }
   .alert.success { background: #e8f5e9; border-color: #9cc9a0; }
   .alert.info { background: #eef3fb; border-color: #a9bfe0; }
+  .alert > p { margin: .4rem 0; }
+  .alert > p:first-child { margin-top: 0; }
+  .alert > p:last-child { margin-bottom: 0; }
   button { font: inherit; padding: .45rem 1rem; border-radius: 6px; border: 1px solid #1d4ed8; background: #2563eb; color: #fff; cursor: pointer; }
   button.secondary { background: #fff; color: #1d4ed8; }
   button:focus-visible, input:focus-visible, a:focus-visible, summary:focus-visible { outline: 3px solid #f59e0b; outline-offset: 2px; }

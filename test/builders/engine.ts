@@ -165,8 +165,24 @@ export async function generated(box: Box, templateId: string, clientId?: string)
     .reverse();
 }
 
+/** The platform's PaymentDetails of money received by `method` at `paidOn` (Unix seconds), as the simulator answers it. */
+export const receivedPayment = (amount: number, currency: string, method: string | null, paidOn: number) => ({
+  is_outgoing: false,
+  payment_type: 'purchase',
+  amount,
+  currency,
+  net_amount: amount,
+  fee_amount: 0,
+  pending_amount: 0,
+  pending_unfreeze_on: null,
+  description: '',
+  paid_on: paidOn,
+  remote_paid_on: paidOn,
+  payment_method: method,
+});
+
 /** What a clock advance reports as processed when it ran nothing. */
-export const NOTHING_PROCESSED = { billings: 0, first_deductions: 0, charges: 0, executions: 0, overdue: 0 };
+export const NOTHING_PROCESSED = { billings: 0, first_deductions: 0, charges: 0, executions: 0, overdue: 0, expired: 0 };
 
 export async function events(box: Box): Promise<SimEvent[]> {
   return (expectStatus(await box.req('GET', '/sim/v1/events?page_size=1000'), 200, 'events') as List<SimEvent>).results;

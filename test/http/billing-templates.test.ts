@@ -120,10 +120,11 @@ describe('billing templates', () => {
   });
 
   it('GET /payment_methods/ lists the names payment_method_whitelist accepts', async () => {
-    const res = await h.request('GET', '/api/v1/payment_methods/');
+    // brand_id and currency are required, as on the platform (test/http/payment-methods.test.ts).
+    const res = await h.request('GET', `/api/v1/payment_methods/?brand_id=${h.brandId}&currency=EUR`);
     expect(res.status).toBe(200);
-    const body = res.body as { available_payment_methods: string[]; supports_recurring: string[] };
-    expect(body.available_payment_methods).toContain('visa');
-    expect(body.supports_recurring).not.toContain('bank_transfer');
+    expect((res.body as { available_payment_methods: string[] }).available_payment_methods).toContain('visa');
+    const recurring = await h.request('GET', `/api/v1/payment_methods/?brand_id=${h.brandId}&currency=EUR&recurring=true`);
+    expect((recurring.body as { available_payment_methods: string[] }).available_payment_methods).not.toContain('bank_transfer');
   });
 });

@@ -153,22 +153,22 @@ describe('checkout form post', () => {
 
     const later = await createPurchase(box, clientId);
     const charged = await box.req('POST', `/api/v1/purchases/${later.id}/charge/`, { recurring_token: first.id });
-    expect((charged.body as Purchase).status).toBe('error');
+    expect(charged.status).toBe(400);
+    expect(Object.values(charged.body as Record<string, { code: string }[]>)[0]![0]!.code).toBe('purchase_charge_error');
   });
 
-  it('an engine refusal is a 400 page with the message, and changes nothing: overdue with due_strict, a method outside the whitelist, no method', async () => {
+  it('an engine refusal is a 400 page with the message, and changes nothing: expired (past due with due_strict), a method outside the whitelist, no method', async () => {
     const { box, clientId } = await setup();
     const strict = await createPurchase(box, clientId, {
       due: at(NOW) + 86_400,
       purchase: { currency: 'EUR', due_strict: true, products: [{ name: 'Ticket', price: 5000 }] },
     });
     await advance(box, { by: 'P2D' });
-    expect((await getPurchase(box, strict.id)).status).toBe('overdue');
-    const overdue = await post(strict, { pay_with: 'method:visa', outcome: 'approve' });
-    expect(overdue.status).toBe(400);
-    expect(overdue.text).toContain('The purchase is overdue and due_strict: the checkout page refuses payment.');
-    expect(overdue.text).toContain('<form');
-    expect((await getPurchase(box, strict.id)).status).toBe('overdue');
+    expect((await getPurchase(box, strict.id)).status).toBe('expired');
+    const expired = await post(strict, { pay_with: 'method:visa', outcome: 'approve' });
+    expect(expired.status).toBe(400);
+    expect(expired.text).toContain('Purchase expired');
+    expect((await getPurchase(box, strict.id)).status).toBe('expired');
 
     const visaOnly = await createPurchase(box, clientId, { payment_method_whitelist: ['visa'] });
     const outside = await post(visaOnly, { pay_with: 'method:mastercard', outcome: 'approve' });

@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { useHarness } from '../support/harness.ts';
-import { advance, createPurchase, generated, getSubscriber, makeClient, makeTemplate, payPurchase, sandboxAt, subscribe, subscriberBody, type Box } from '../builders/engine.ts';
+import { advance, createPurchase, generated, getPurchase, getSubscriber, makeClient, makeTemplate, payPurchase, sandboxAt, subscribe, subscriberBody, type Box } from '../builders/engine.ts';
 import { createTemplate } from '../../src/domain/billing-templates.ts';
 import { writeClient } from '../../src/domain/clients.ts';
 import { addSubscriber } from '../../src/engine/billing.ts';
@@ -35,7 +35,7 @@ describe('running clocks', () => {
 });
 
 describe('due_strict', () => {
-  it('"the checkout page refuses payment after due" when due_strict, and accepts it otherwise', async () => {
+  it('"the checkout page refuses payment after due" when due_strict (the purchase is expired), and accepts it otherwise (overdue)', async () => {
     const box = await sandboxAt(h, '2026-12-30T10:00:00Z');
     const client = await makeClient(box);
     const due = Date.parse('2027-01-01T00:00:00Z') / 1000;
@@ -45,6 +45,8 @@ describe('due_strict', () => {
     const refused = await box.req('POST', `/sim/v1/purchases/${strict.id}/pay`, {});
     expect(refused.status).toBe(400);
     expect(Object.keys(refused.body as object)).toEqual(['__all__']);
+    expect((await getPurchase(box, strict.id)).status).toBe('expired');
+    expect((await getPurchase(box, lenient.id)).status).toBe('overdue');
     expect((await payPurchase(box, lenient.id)).status).toBe('paid');
   });
 });

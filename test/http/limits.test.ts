@@ -63,9 +63,18 @@ const CASES: Case[] = [
   { field: 'purchase.products', ok: [], bad: [[[], 'min_items'], [Array.from({ length: 101 }, () => ({ name: 'p', price: 1 })), 'max_items']] },
   { field: 'purchase.products.0.price', ok: [0], bad: [[-1, 'min_value'], [1.5, 'invalid'], ['10', 'invalid']] },
   { field: 'purchase.products.0.name', ok: ['x'.repeat(256)], bad: [['', 'min_length'], ['x'.repeat(257), 'max_length']] },
-  { field: 'purchase.products.0.quantity', ok: [0.5, 1_000_000], bad: [[0, 'min_value'], [1_000_001, 'max_value'], ['2', 'invalid']] },
+  // A decimal string is a quantity too (the platform's form, "1.0000"); other strings and types are not.
+  {
+    field: 'purchase.products.0.quantity',
+    ok: [0.5, 1_000_000, '2', '0.0001', '1000000.0000'],
+    bad: [[0, 'min_value'], [1_000_001, 'max_value'], ['0', 'min_value'], ['1000000.0001', 'max_value'], ['two', 'invalid'], [0.00001, 'max_decimal_places'], [true, 'invalid']],
+  },
   { field: 'purchase.products.0.discount', ok: [0, 2990], bad: [[-1, 'min_value'], [2991, 'max_value']] },
-  { field: 'purchase.products.0.tax_percent', ok: [0, 100], bad: [[-1, 'min_value'], [100.5, 'max_value']] },
+  {
+    field: 'purchase.products.0.tax_percent',
+    ok: [0, 100, '7.5', '100.00'],
+    bad: [[-1, 'min_value'], [100.5, 'max_value'], ['100.01', 'max_value'], ['-0.01', 'min_value'], ['7.555', 'max_decimal_places'], ['7,5', 'invalid']],
+  },
   { field: 'purchase.currency', ok: ['MYR'], bad: [['eur', 'invalid'], ['EURO', 'invalid']] },
   { field: 'purchase.timezone', ok: ['Pacific/Auckland', 'America/Los_Angeles'], bad: [['Mars/Olympus', 'invalid'], [3, 'invalid']] },
   { field: 'purchase.total', ok: [2990], bad: [[1, 'read_only']] },

@@ -5,6 +5,7 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '../../src/index.ts';
 import type { Client, List } from '../builders/engine.ts';
@@ -36,6 +37,46 @@ describe('persistence to a data file', () => {
       expect(clock.body).toEqual({ now: '2028-02-29T10:00:00.000Z', frozen: true });
       const others = await send(second.url, 'GET', '/api/v1/clients/', token2);
       expect((others.body as List<Client>).results.map((c) => c.email)).toEqual(['other@example.com']);
+    } finally {
+      await second.stop();
+    }
+  });
+
+  it('a data file written by billing-sim 0.1 opens: its purchases gain the platform\'s fields, quantities become decimal strings, a due_strict overdue purchase is expired', async () => {
+    const file = join(dir, 'older.db');
+    const first = await startSimulator({ port: 0, quiet: true, dataFile: file });
+    const sandbox = (await send(first.url, 'POST', '/sim/v1/sandboxes', null, { now: '2026-01-30T10:00:00Z' })).body as { token: string; brand_id: string };
+    const clientId = ((await send(first.url, 'POST', '/api/v1/clients/', sandbox.token, { email: 'old@example.com' })).body as Client).id;
+    const create = async (details: Record<string, unknown>, due?: number) =>
+      ((await send(first.url, 'POST', '/api/v1/purchases/', sandbox.token, { brand_id: sandbox.brand_id, client_id: clientId, due, purchase: { currency: 'EUR', products: [{ name: 'A', price: 1000, quantity: 2, tax_percent: 7.5 }], ...details } })).body as { id: string });
+    const paid = await create({});
+    await send(first.url, 'POST', `/sim/v1/purchases/${paid.id}/pay`, sandbox.token, { method: 'visa' });
+    const strict = await create({ due_strict: true }, Date.parse('2026-02-01T00:00:00Z') / 1000);
+    await first.stop();
+
+    // The rows as 0.1 wrote them: no platform fields, the old payment, numbers, and `overdue` for an expired purchase.
+    const db = new Database(file);
+    for (const row of db.prepare("SELECT rowid, data FROM records WHERE collection = 'purchases'").all() as { rowid: number; data: string }[]) {
+      const purchase = JSON.parse(row.data);
+      for (const field of ['transaction_data', 'refundable_amount', 'refund_availability', 'marked_as_paid']) delete purchase[field];
+      for (const product of purchase.purchase.products) Object.assign(product, { quantity: Number(product.quantity), tax_percent: Number(product.tax_percent) });
+      if (purchase.payment) purchase.payment = { amount: purchase.payment.amount, currency: 'EUR', payment_method: 'visa', paid_on: purchase.payment.paid_on };
+      if (purchase.id === strict.id) Object.assign(purchase, { status: 'overdue', status_history: [...purchase.status_history, { status: 'overdue', timestamp: purchase.updated_on }] });
+      db.prepare('UPDATE records SET data = ? WHERE rowid = ?').run(JSON.stringify(purchase), row.rowid);
+    }
+    db.close();
+
+    const second = await startSimulator({ port: 0, quiet: true, dataFile: file });
+    try {
+      const get = async (id: string) => (await send(second.url, 'GET', `/api/v1/purchases/${id}/`, sandbox.token)).body as Record<string, any>;
+      const upgraded = await get(paid.id);
+      expect(upgraded).toMatchObject({ status: 'paid', refundable_amount: 2150, refund_availability: 'all', marked_as_paid: false });
+      expect(upgraded.payment).toMatchObject({ is_outgoing: false, payment_type: 'purchase', amount: 2150, payment_method: 'visa' });
+      expect(upgraded.purchase.products[0]).toMatchObject({ quantity: '2.0000', tax_percent: '7.50' });
+      expect((await get(strict.id)).status).toBe('expired');
+      // And it can be refunded, which 0.1 could not do.
+      const refund = await send(second.url, 'POST', `/api/v1/purchases/${paid.id}/refund/`, sandbox.token, { amount: 150 });
+      expect(refund.status).toBe(200);
     } finally {
       await second.stop();
     }

@@ -18,6 +18,7 @@ import {
   makeTemplate,
   outbox,
   payPurchase,
+  receivedPayment,
   purchases,
   sandboxWithClient,
   tokensOf,
@@ -87,10 +88,10 @@ describe('overdue: an unpaid purchase whose due passes', () => {
 });
 
 describe('POST /sim/v1/purchases/{id}/pay (the checkout page)', () => {
-  it('method defaults to the first method of the whitelist, else visa; payment = {amount, currency, payment_method, paid_on}', async () => {
+  it('method defaults to the first method of the whitelist, else visa; payment = the platform\'s PaymentDetails with the method', async () => {
     const { box, client } = await setup();
     const listed = await createPurchase(box, client.id, { payment_method_whitelist: ['mastercard', 'visa'] });
-    expect((await payPurchase(box, listed.id)).payment).toEqual({ amount: 1200, currency: 'EUR', payment_method: 'mastercard', paid_on: at(NOW) });
+    expect((await payPurchase(box, listed.id)).payment).toEqual(receivedPayment(1200, 'EUR', 'mastercard', at(NOW)));
     const open = await createPurchase(box, client.id);
     const paid = await payPurchase(box, open.id);
     expect(paid).toMatchObject({ status: 'paid', payment: { amount: 1200, currency: 'EUR', payment_method: 'visa', paid_on: at(NOW) } });

@@ -133,13 +133,12 @@ describe('POST /purchases/{id}/charge/', () => {
     expect(await eventTypesOf(box, purchase.id)).toContain('purchase.paid');
   });
 
-  it('a declined token: 200 status error and event purchase.payment_failure; the purchase stays payable', async () => {
+  it('a declined token: 400 purchase_charge_error, event purchase.payment_failure; the purchase keeps its status and stays payable', async () => {
     const { box, client } = await setup();
     const token = await saveToken(box, client.id, { tokenOutcome: 'failure' });
     const purchase = await createPurchase(box, client.id);
-    const res = await charge(box, purchase.id, token);
-    expect(res.status, res.text).toBe(200);
-    expect(res.body).toMatchObject({ status: 'error', payment: null });
+    expectRejected(await charge(box, purchase.id, token), '__all__', 'purchase_charge_error');
+    expect(await getPurchase(box, purchase.id)).toMatchObject({ status: 'created', payment: null });
     expect(await eventTypesOf(box, purchase.id)).toContain('purchase.payment_failure');
     expect((await payPurchase(box, purchase.id)).status).toBe('paid');
   });

@@ -158,8 +158,9 @@ describe('charging with tokens', () => {
       await advance(box, { to: day });
       const purchase = await createPurchase(box, client.id);
       const res = await charge(box, purchase.id, token);
-      expect(res.status, res.text).toBe(200);
-      expect((res.body as Purchase).status).toBe('error');
+      expect(res.status, res.text).toBe(400);
+      expect(Object.values(res.body as Record<string, { code: string }[]>)[0]![0]!.code).toBe('purchase_charge_error');
+      expect((await getPurchase(box, purchase.id)).transaction_data.attempts[0]).toMatchObject({ type: 'recurring_execute', successful: false });
     }
   });
 

@@ -125,12 +125,12 @@ describe('export and import', () => {
     ]);
   });
 
-  it('the snapshot is the document of openapi.yaml: format 1, absolute checkout URLs, the clock at export', async () => {
+  it('the snapshot is the document of openapi.yaml: format 2, absolute checkout URLs, the clock at export', async () => {
     const box = await sandboxAt(h, '2026-02-28T23:30:00Z');
     const client = await makeClient(box);
     const purchase = await createPurchase(box, client.id);
     const { billing_sim_snapshot, sandbox } = await exportOf(box);
-    expect(billing_sim_snapshot).toBe(1);
+    expect(billing_sim_snapshot).toBe(2);
     expect(sandbox.clock).toEqual({ now: '2026-02-28T23:30:00.000Z', frozen: true });
     expect(sandbox.purchases).toEqual([[purchase.id, purchase]]);
     expect(sandbox.purchases[0][1].checkout_url).toBe(`${h.origin}/checkout/${purchase.id}/`);
@@ -211,12 +211,80 @@ describe('an import never replaces a sandbox', () => {
   });
 });
 
+/**
+ * A document as billing-sim 0.1 wrote it (format 1), made from today's export: purchases without the
+ * platform's fields and with the old payment, numbers for quantity and tax_percent, a subscriber
+ * without send_invoice_on_add_subscriber, a webhook with a simulator-only event and no key of its own.
+ */
+function asFormatOne(document: Document): Document {
+  const old = structuredClone(document);
+  old.billing_sim_snapshot = 1;
+  const sandbox = old.sandbox;
+  const numbers = (details: { products: Record<string, unknown>[] }) => {
+    for (const product of details.products) {
+      product.quantity = Number(product.quantity);
+      product.tax_percent = Number(product.tax_percent);
+    }
+  };
+  for (const [, template] of sandbox.templates) numbers(template.purchase);
+  for (const [, purchase] of sandbox.purchases) {
+    numbers(purchase.purchase);
+    for (const field of ['transaction_data', 'refundable_amount', 'refund_availability', 'marked_as_paid']) delete purchase[field];
+    if (purchase.payment) purchase.payment = { amount: purchase.payment.amount, currency: purchase.payment.currency, payment_method: purchase.payment.payment_method, paid_on: purchase.payment.paid_on };
+  }
+  for (const [, subscriber] of sandbox.subscribers) delete subscriber.send_invoice_on_add_subscriber;
+  for (const [, webhook] of sandbox.webhooks) {
+    delete webhook.all_events;
+    delete webhook.public_key;
+    webhook.events = [...webhook.events, 'purchase.sent'];
+  }
+  delete sandbox.webhookKeys;
+  return old;
+}
+
+describe('a snapshot of format 1 (billing-sim 0.1)', () => {
+  it('imports, upgraded: the platform\'s purchase fields, decimal strings, the subscriber\'s new flag, the webhook signed with the sandbox key', async () => {
+    const { box } = await shop();
+    const today = await exportOf(box);
+    const copy = await importOf(asFormatOne(today), other);
+    const upgraded = await exportOf(copy);
+    expect(upgraded.billing_sim_snapshot).toBe(2);
+    const paid = upgraded.sandbox.purchases.map(([, p]: [string, any]) => p).find((p: any) => p.status === 'paid');
+    expect(paid).toMatchObject({ refundable_amount: paid.purchase.total, refund_availability: 'all', marked_as_paid: false, transaction_data: { payment_method: 'visa', attempts: [] } });
+    expect(paid.payment).toMatchObject({ is_outgoing: false, payment_type: 'purchase', amount: paid.purchase.total, payment_method: 'visa' });
+    expect(paid.purchase.products[0]).toMatchObject({ quantity: '1.0000', tax_percent: expect.stringMatching(/^\d+\.\d\d$/) });
+    expect(upgraded.sandbox.subscribers.map(([, s]: [string, any]) => s.send_invoice_on_add_subscriber)).toEqual([false, false]);
+    const [[, webhook]] = upgraded.sandbox.webhooks;
+    expect(webhook).toMatchObject({ all_events: false, events: ['purchase.cancelled'], public_key: today.sandbox.signingKey.publicKey });
+    // The copy goes on billing as the original does.
+    await advance(box, { to: '2026-04-01T00:00:00Z' });
+    await advance(copy, { to: '2026-04-01T00:00:00Z' });
+    const statuses = async (b: Box) => (await exportOf(b)).sandbox.purchases.map(([, p]: [string, any]) => [p.issued, p.status, p.purchase.total]);
+    expect(await statuses(copy)).toEqual(await statuses(box));
+  });
+
+  it('an overdue purchase with due_strict, which 0.1 refused to take payment for, is expired', async () => {
+    const box = await sandboxAt(h, '2026-01-30T10:00:00Z');
+    const client = await makeClient(box);
+    const purchase = await createPurchase(box, client.id, { due: Date.parse('2026-02-01T00:00:00Z') / 1000, purchase: { currency: 'EUR', due_strict: true, products: [{ name: 'A', price: 100 }] } });
+    await advance(box, { to: '2026-02-02T00:00:00Z' });
+    const old = asFormatOne(await exportOf(box));
+    const [, stored] = old.sandbox.purchases.find(([id]: [string]) => id === purchase.id);
+    stored.status = 'overdue';
+    stored.status_history = stored.status_history.map((entry: { status: string }) => ({ ...entry, status: entry.status === 'expired' ? 'overdue' : entry.status }));
+    const copy = await importOf(old, other);
+    const after = (await copy.req('GET', `/api/v1/purchases/${purchase.id}/`)).body as { status: string; status_history: { status: string }[] };
+    expect(after.status).toBe('expired');
+    expect(after.status_history.map((entry) => entry.status)).toEqual(['created', 'overdue', 'expired']);
+  });
+});
+
 describe('a bad snapshot is a 400 naming the path of the first bad value', () => {
   const KEY = '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n';
   const OTHER_ID = '0e5f8c1a-4b2d-4c3e-9f1a-2b3c4d5e6f70';
   const cases: [string, (s: Record<string, any>, d: Document) => void, string, string][] = [
     ['a purchase status the API does not have', (s) => (s.purchases[3][1].status = 'lost'), 'sandbox.purchases.3.1.status', 'invalid_choice'],
-    ['another format version', (_, d) => (d.billing_sim_snapshot = 2), 'billing_sim_snapshot', 'invalid_choice'],
+    ['another format version', (_, d) => (d.billing_sim_snapshot = 3), 'billing_sim_snapshot', 'invalid_choice'],
     ['a missing collection', (s) => delete s.tokens, 'sandbox.tokens', 'required'],
     ['a field no record has', (s) => (s.clients[1][1].nickname = 'x'), 'sandbox.clients.1.1.nickname', 'unknown_field'],
     ['a leap second on the clock', (s) => (s.clock.now = '2026-06-30T23:59:60Z'), 'sandbox.clock.now', 'invalid'],
@@ -261,9 +329,9 @@ describe('a bad snapshot is a 400 naming the path of the first bad value', () =>
       const { sandbox } = await exportOf((await shop()).box);
       const schemaError = { ...sandbox, jobSeq: -1 };
       const consistencyError = { ...sandbox, tokens: sandbox.tokens.map(([id, token]: [string, object]) => [id, { ...token, client_id: OTHER_ID }]) };
-      for (const spoilt of [schemaError, consistencyError]) expect((await post({ snapshot: { billing_sim_snapshot: 1, sandbox: spoilt } })).status).toBe(400);
+      for (const spoilt of [schemaError, consistencyError]) expect((await post({ snapshot: { billing_sim_snapshot: 2, sandbox: spoilt } })).status).toBe(400);
       expect([...store.all()]).toHaveLength(0);
-      expect((await post({ snapshot: { billing_sim_snapshot: 1, sandbox } })).status).toBe(201);
+      expect((await post({ snapshot: { billing_sim_snapshot: 2, sandbox } })).status).toBe(201);
       expect([...store.all()]).toHaveLength(1);
     } finally {
       await new Promise((resolve) => server.close(resolve));

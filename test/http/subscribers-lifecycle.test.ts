@@ -53,6 +53,7 @@ describe('add_subscriber: the status table', () => {
         mandate_expiry_date: '2029-12-31',
         send_receipt: true,
         send_invoice_on_charge_failure: true,
+        send_invoice_on_add_subscriber: false,
         default_service_type: 'TWODAY',
         subscription_first_deduction_date: null,
         subscription_first_deduction_amount: null,

@@ -1,60 +1,37 @@
-// Webhooks (DESIGN.md §4.14): every subscribed event is POSTed with X-Signature, an RSA PKCS#1 v1.5
-// signature over SHA-256 in base64; failed deliveries are retried with backoff on the sandbox clock;
-// an object's events arrive in order. A receiver on loopback verifies every signature.
+// Webhooks (DESIGN.md §4.14, §9): registrations as the platform has them (`title` ≤ 100,
+// `all_events`, `events` from the platform's names, a read-only `public_key` per webhook); every
+// subscribed platform event is POSTed with X-Signature, an RSA PKCS#1 v1.5 signature over SHA-256 in
+// base64 by that webhook's own key; simulator-only events are never delivered; failed deliveries are
+// retried with backoff on the sandbox clock; an object's events arrive in order. GET /public_key/
+// answers the account's key as a bare JSON string. A receiver on loopback verifies every signature.
 
-import { verify } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadSpec } from '../../src/contract/spec.ts';
+import { PLATFORM_EVENTS } from '../../src/domain/events.ts';
 import { useHarness } from '../support/harness.ts';
-import { advance, createPurchase, makeClient, payPurchase, sandboxAt, type Box } from '../builders/engine.ts';
+import { Receiver, verifies } from '../support/receiver.ts';
+import {
+  advance,
+  createPurchase,
+  events,
+  expectRejected,
+  makeClient,
+  makeOneTimeTemplate,
+  makeTemplate,
+  payPurchase,
+  sandboxAt,
+  subscribe,
+  subscriberBody,
+  type Box,
+} from '../builders/engine.ts';
 
-interface Received {
-  path: string;
-  signature: string;
-  raw: string;
-  body: { id: string; event_type: string; status?: string; checkout_url?: string };
-}
-
-/** A loopback receiver that answers each path's next status from a script (200 once the script is used up). */
-class Receiver {
-  readonly received: Received[] = [];
-  private readonly scripts = new Map<string, number[]>();
-  private server!: Server;
-  url = '';
-
-  async start(): Promise<void> {
-    this.server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        const raw = Buffer.concat(chunks).toString('utf8');
-        this.received.push({ path: req.url!, signature: String(req.headers['x-signature']), raw, body: JSON.parse(raw) });
-        res.writeHead(this.scripts.get(req.url!)?.shift() ?? 200).end();
-      });
-    });
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  /** The next answers to POSTs on `path`, e.g. [500] to fail the first delivery once. */
-  script(path: string, statuses: number[]): void {
-    this.scripts.set(path, statuses);
-  }
-
-  at(path: string): Received[] {
-    return this.received.filter((r) => r.path === path);
-  }
-
-  /** Deliveries go out after the answer to the request that caused them: wait for `count` of them. */
-  async waitFor(path: string, count: number): Promise<Received[]> {
-    for (let i = 0; i < 200 && this.at(path).length < count; i += 1) await new Promise((r) => setTimeout(r, 10));
-    return this.at(path);
-  }
-
-  stop(): Promise<void> {
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
+interface Webhook {
+  id: string;
+  title: string;
+  callback: string;
+  all_events: boolean;
+  events: string[];
+  public_key: string;
 }
 
 const h = useHarness();
@@ -62,28 +39,30 @@ const receiver = new Receiver();
 beforeAll(() => receiver.start());
 afterAll(() => receiver.stop());
 
-async function register(box: Box, path: string, events: string[]) {
-  const res = await box.req('POST', '/api/v1/webhooks/', { callback: receiver.url + path, events });
-  expect(res.status).toBe(201);
-  return res.body as { id: string; callback: string; events: string[] };
+async function register(box: Box, path: string, fields: { events?: string[]; all_events?: boolean; title?: string }): Promise<Webhook> {
+  const res = await box.req('POST', '/api/v1/webhooks/', { callback: receiver.url + path, ...fields });
+  expect(res.status, res.text).toBe(201);
+  return res.body as Webhook;
 }
 
-async function publicKey(box: Box): Promise<string> {
+async function accountKey(box: Box): Promise<string> {
   const res = await box.req('GET', '/api/v1/public_key/');
   expect(res.status).toBe(200);
-  return (res.body as { public_key: string }).public_key;
+  return res.body as string;
 }
 
-const signedBy = (key: string, r: Received) => verify('sha256', Buffer.from(r.raw), key, Buffer.from(r.signature, 'base64'));
+const SIMULATOR_ONLY = ['purchase.sent', 'purchase.viewed', 'purchase.overdue', 'purchase.expired', 'purchase.refunded', 'billing_template_client.activated'];
 
-describe('webhooks', () => {
-  it('registrations can be created, listed, read, replaced and deleted', async () => {
+describe('webhook registrations', () => {
+  it('can be created, listed, read, replaced and deleted; each answer carries all_events and the webhook\'s public_key', async () => {
     const box = await sandboxAt(h, '2026-01-30T12:00:00Z');
-    const webhook = await register(box, '/crud', ['purchase.paid']);
-    expect((await box.req('GET', `/api/v1/webhooks/${webhook.id}/`)).body).toMatchObject({ type: 'webhook', callback: `${receiver.url}/crud`, events: ['purchase.paid'], title: '' });
+    const webhook = await register(box, '/crud', { events: ['purchase.paid'] });
+    expect(webhook).toMatchObject({ type: 'webhook', callback: `${receiver.url}/crud`, events: ['purchase.paid'], all_events: false, title: '' });
+    expect(webhook.public_key).toMatch(/^-----BEGIN PUBLIC KEY-----\n/);
+    expect((await box.req('GET', `/api/v1/webhooks/${webhook.id}/`)).body).toEqual(webhook);
     const replaced = await box.req('PUT', `/api/v1/webhooks/${webhook.id}/`, { callback: `${receiver.url}/other`, events: ['purchase.created'] });
-    expect(replaced.body).toMatchObject({ callback: `${receiver.url}/other`, events: ['purchase.created'] });
-    expect(((await box.req('GET', '/api/v1/webhooks/')).body as { results: { id: string }[] }).results.map((w) => w.id)).toEqual([webhook.id]);
+    expect(replaced.body).toMatchObject({ callback: `${receiver.url}/other`, events: ['purchase.created'], public_key: webhook.public_key });
+    expect(((await box.req('GET', '/api/v1/webhooks/')).body as { results: Webhook[] }).results).toEqual([replaced.body]);
     expect((await box.req('DELETE', `/api/v1/webhooks/${webhook.id}/`)).status).toBe(204);
     expect((await box.req('GET', `/api/v1/webhooks/${webhook.id}/`)).status).toBe(404);
     const bad = await box.req('POST', '/api/v1/webhooks/', { callback: 'not a url', events: [] });
@@ -91,11 +70,59 @@ describe('webhooks', () => {
     expect(Object.keys(bad.body as object).sort()).toEqual(['callback', 'events']);
   });
 
-  it('every subscribed event is POSTed, signed with the key of GET /public_key/, as the object plus event_type', async () => {
+  it('title: at most 100 characters, as on the platform; 101 → 400 max_length', async () => {
     const box = await sandboxAt(h, '2026-01-30T12:00:00Z');
-    await register(box, '/signed', ['purchase.created', 'purchase.paid']);
-    const key = await publicKey(box);
-    expect(key).toMatch(/^-----BEGIN PUBLIC KEY-----/);
+    expect((await register(box, '/title', { events: ['purchase.paid'], title: 'x'.repeat(100) })).title).toHaveLength(100);
+    const rejected = await box.req('POST', '/api/v1/webhooks/', { callback: `${receiver.url}/title`, events: ['purchase.paid'], title: 'x'.repeat(101) });
+    expectRejected(rejected, 'title', 'max_length');
+  });
+
+  it('events: only the platform\'s event names; a simulator-only or unknown name → 400 invalid_choice at its index', async () => {
+    const box = await sandboxAt(h, '2026-01-30T12:00:00Z');
+    for (const name of ['purchase.sent', 'purchase.viewed', 'billing_template_client.activated', 'purchase.nonsense']) {
+      const rejected = await box.req('POST', '/api/v1/webhooks/', { callback: `${receiver.url}/names`, events: ['purchase.paid', name] });
+      expectRejected(rejected, 'events.1', 'invalid_choice');
+    }
+    expect((await register(box, '/names', { events: [...PLATFORM_EVENTS] })).events).toEqual(PLATFORM_EVENTS);
+  });
+
+  it('the events enum of openapi.yaml is the list the engine delivers', () => {
+    const spec = loadSpec() as unknown as { components: { schemas: { PlatformEvent: { enum: string[] } } } };
+    expect(spec.components.schemas.PlatformEvent.enum).toEqual(PLATFORM_EVENTS);
+  });
+
+  it('events: "either this or all_events" — omitted or empty without all_events → 400; with all_events true it may be left out', async () => {
+    const box = await sandboxAt(h, '2026-01-30T12:00:00Z');
+    const callback = `${receiver.url}/either`;
+    expectRejected(await box.req('POST', '/api/v1/webhooks/', { callback }), 'events', 'required');
+    expectRejected(await box.req('POST', '/api/v1/webhooks/', { callback, all_events: false }), 'events', 'required');
+    expectRejected(await box.req('POST', '/api/v1/webhooks/', { callback, events: [] }), 'events', 'min_items');
+    const all = await register(box, '/either', { all_events: true });
+    expect(all).toMatchObject({ all_events: true, events: [] });
+    expectRejected(await box.req('PUT', `/api/v1/webhooks/${all.id}/`, { callback }), 'events', 'required');
+    expect((await box.req('PUT', `/api/v1/webhooks/${all.id}/`, { callback, all_events: true, events: ['purchase.paid'] })).body).toMatchObject({
+      all_events: true,
+      events: ['purchase.paid'],
+    });
+  });
+
+  it('public_key is read-only: sent back unchanged it passes, any other value (or one on create) → 400 read_only', async () => {
+    const box = await sandboxAt(h, '2026-01-30T12:00:00Z');
+    const webhook = await register(box, '/readonly', { events: ['purchase.paid'] });
+    const { callback, events: names, title, all_events, public_key } = webhook;
+    const back = await box.req('PUT', `/api/v1/webhooks/${webhook.id}/`, { callback, events: names, title, all_events, public_key });
+    expect(back.status).toBe(200);
+    expect((back.body as Webhook).public_key).toBe(public_key);
+    const other = await register(box, '/readonly', { events: ['purchase.paid'] });
+    expectRejected(await box.req('PUT', `/api/v1/webhooks/${webhook.id}/`, { callback, events: names, public_key: other.public_key }), 'public_key', 'read_only');
+    expectRejected(await box.req('POST', '/api/v1/webhooks/', { callback, events: names, public_key }), 'public_key', 'read_only');
+  });
+});
+
+describe('deliveries', () => {
+  it('every subscribed event is POSTed as the object plus event_type, signed by the webhook\'s own public_key', async () => {
+    const box = await sandboxAt(h, '2026-01-30T12:00:00Z');
+    const webhook = await register(box, '/signed', { events: ['purchase.created', 'purchase.paid'] });
     const client = await makeClient(box);
     const purchase = await createPurchase(box, client.id);
     await payPurchase(box, purchase.id);
@@ -104,15 +131,66 @@ describe('webhooks', () => {
       ['purchase.created', purchase.id, 'created'],
       ['purchase.paid', purchase.id, 'paid'],
     ]);
-    expect(received.every((r) => signedBy(key, r))).toBe(true);
+    expect(received.every((r) => verifies(webhook.public_key, r))).toBe(true);
     expect(received[0]!.body.checkout_url).toBe(`${h.origin}/checkout/${purchase.id}/`);
     // A body changed in transit no longer verifies.
-    expect(signedBy(key, { ...received[0]!, raw: received[0]!.raw.replace('created', 'paid') })).toBe(false);
+    expect(verifies(webhook.public_key, { ...received[0]!, raw: received[0]!.raw.replace('created', 'paid') })).toBe(false);
+  });
+
+  it('each webhook signs with its own key: another webhook\'s key and GET /public_key/ do not verify its deliveries', async () => {
+    const box = await sandboxAt(h, '2026-01-30T12:00:00Z');
+    const one = await register(box, '/one', { events: ['purchase.created'] });
+    const two = await register(box, '/two', { events: ['purchase.created'] });
+    const account = await accountKey(box);
+    expect(new Set([one.public_key, two.public_key, account]).size).toBe(3);
+    const client = await makeClient(box);
+    await createPurchase(box, client.id);
+    const [toOne] = await receiver.waitFor('/one', 1);
+    const [toTwo] = await receiver.waitFor('/two', 1);
+    expect(toOne!.raw).toBe(toTwo!.raw);
+    expect([verifies(one.public_key, toOne!), verifies(two.public_key, toOne!), verifies(account, toOne!)]).toEqual([true, false, false]);
+    expect([verifies(one.public_key, toTwo!), verifies(two.public_key, toTwo!), verifies(account, toTwo!)]).toEqual([false, true, false]);
+  });
+
+  it('all_events receives every platform event, in order per object, and never a simulator-only one (purchase.sent, purchase.viewed, …)', async () => {
+    const box = await sandboxAt(h, '2026-01-30T12:00:00Z');
+    await register(box, '/all', { all_events: true });
+    const client = await makeClient(box);
+    const template = await makeTemplate(box);
+    // A pending subscriber whose first purchase is paid: purchase.created, purchase.paid, billing_template_client.activated.
+    const { purchase: first } = await subscribe(box, template.id, subscriberBody(client.id, '2026-02-10'));
+    // An invoice e-mailed (purchase.sent), opened (purchase.viewed), paid, refunded (payment.refunded, purchase.refunded).
+    const oneTime = await makeOneTimeTemplate(box);
+    const invoiced = (await box.req('POST', `/api/v1/billing_templates/${oneTime.id}/send_invoice/`, { client_id: client.id })).body as { id: string; checkout_url: string };
+    expect((await fetch(invoiced.checkout_url)).status).toBe(200);
+    await payPurchase(box, first!.id);
+    await payPurchase(box, invoiced.id);
+    expect((await box.req('POST', `/api/v1/purchases/${invoiced.id}/refund/`, {})).status).toBe(200);
+    // A one-off cancelled.
+    const cancelled = await createPurchase(box, client.id);
+    expect((await box.req('POST', `/api/v1/purchases/${cancelled.id}/cancel/`)).status).toBe(200);
+
+    const recorded = (await events(box)).reverse();
+    const types = recorded.map((e) => e.event_type);
+    for (const name of ['purchase.sent', 'purchase.viewed', 'purchase.refunded', 'billing_template_client.activated']) expect(types).toContain(name);
+    const platform = recorded.filter((e) => (PLATFORM_EVENTS as readonly string[]).includes(e.event_type));
+    expect(platform.map((e) => e.event_type)).toEqual(expect.arrayContaining(['purchase.created', 'purchase.paid', 'payment.refunded', 'purchase.cancelled']));
+    const received = await receiver.waitFor('/all', platform.length);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(receiver.at('/all')).toHaveLength(platform.length);
+    // Per object, the platform events in the order they happened; across objects, deliveries may interleave.
+    const byObject = (pairs: [string, string][]) => {
+      const grouped = new Map<string, string[]>();
+      for (const [id, type] of pairs) grouped.set(id, [...(grouped.get(id) ?? []), type]);
+      return Object.fromEntries(grouped);
+    };
+    expect(byObject(received.map((r) => [r.body.id, r.body.event_type]))).toEqual(byObject(platform.map((e) => [e.object_id, e.event_type])));
+    expect(received.filter((r) => SIMULATOR_ONLY.includes(r.body.event_type))).toEqual([]);
   });
 
   it('a failed delivery is retried after its backoff on the sandbox clock, and the object\'s later events wait behind it', async () => {
     const box = await sandboxAt(h, '2026-01-30T12:00:00Z');
-    await register(box, '/retry', ['purchase.created', 'purchase.paid']);
+    await register(box, '/retry', { events: ['purchase.created', 'purchase.paid'] });
     receiver.script('/retry', [500]);
     const client = await makeClient(box);
     const purchase = await createPurchase(box, client.id);
@@ -130,7 +208,7 @@ describe('webhooks', () => {
 
   it('events of types a webhook does not list, and events after its deletion, are not delivered', async () => {
     const box = await sandboxAt(h, '2026-01-30T12:00:00Z');
-    const webhook = await register(box, '/filtered', ['purchase.paid']);
+    const webhook = await register(box, '/filtered', { events: ['purchase.paid'] });
     const client = await makeClient(box);
     const purchase = await createPurchase(box, client.id);
     await payPurchase(box, purchase.id);
@@ -141,13 +219,32 @@ describe('webhooks', () => {
     await new Promise((r) => setTimeout(r, 100));
     expect(receiver.at('/filtered')).toHaveLength(1);
   });
+});
 
-  it('the signing key is the sandbox\'s own and survives a reset', async () => {
+describe('GET /public_key/', () => {
+  it('answers a bare JSON string, the PEM of the sandbox\'s own key, as the platform does', async () => {
+    const box = await sandboxAt(h, '2026-01-30T12:00:00Z');
+    const res = await box.req('GET', '/api/v1/public_key/');
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.text.startsWith('"-----BEGIN PUBLIC KEY-----')).toBe(true);
+    expect(typeof res.body).toBe('string');
+    expect(res.body as string).toMatch(/^-----BEGIN PUBLIC KEY-----\n[\s\S]+-----END PUBLIC KEY-----\n$/);
+    expect(await accountKey(box)).toBe(res.body);
+  });
+
+  it('the key is the sandbox\'s own and survives a reset, which keeps nothing of webhooks', async () => {
     const one = await sandboxAt(h, '2026-01-30T12:00:00Z');
     const two = await sandboxAt(h, '2026-01-30T12:00:00Z');
-    const key = await publicKey(one);
-    expect(await publicKey(two)).not.toBe(key);
+    const key = await accountKey(one);
+    expect(await accountKey(two)).not.toBe(key);
+    await register(one, '/reset', { events: ['purchase.created'] });
     await one.req('POST', '/sim/v1/reset');
-    expect(await publicKey(one)).toBe(key);
+    expect(await accountKey(one)).toBe(key);
+    expect(((await one.req('GET', '/api/v1/webhooks/')).body as { results: unknown[] }).results).toEqual([]);
+    const { sandbox } = (await one.req('GET', '/sim/v1/snapshot')).body as { sandbox: { webhooks: unknown[]; webhookKeys: unknown[]; deliveries: unknown[] } };
+    expect([sandbox.webhooks, sandbox.webhookKeys, sandbox.deliveries]).toEqual([[], [], []]);
+    await createPurchase(one, (await makeClient(one)).id);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(receiver.at('/reset')).toEqual([]);
   });
 });

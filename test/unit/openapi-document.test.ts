@@ -50,6 +50,11 @@ const OPERATIONS: Record<string, string> = {
   getPurchase: 'GET /api/v1/purchases/{id}/',
   chargePurchase: 'POST /api/v1/purchases/{id}/charge/',
   cancelPurchase: 'POST /api/v1/purchases/{id}/cancel/',
+  capturePurchase: 'POST /api/v1/purchases/{id}/capture/',
+  releasePurchase: 'POST /api/v1/purchases/{id}/release/',
+  refundPurchase: 'POST /api/v1/purchases/{id}/refund/',
+  markPurchaseAsPaid: 'POST /api/v1/purchases/{id}/mark_as_paid/',
+  resendPurchaseInvoice: 'POST /api/v1/purchases/{id}/resend_invoice/',
   deleteRecurringToken: 'POST /api/v1/purchases/{recurring_token}/delete_recurring_token/',
   listPaymentMethods: 'GET /api/v1/payment_methods/',
   createWebhook: 'POST /api/v1/webhooks/',
@@ -93,6 +98,7 @@ function createAjv(): Ajv2020 {
   const ajv = new Ajv2020({ strict: true, strictRequired: false, allErrors: true, allowUnionTypes: true });
   addFormats.default(ajv);
   ajv.addKeyword('x-default');
+  ajv.addKeyword('x-simulator-only');
   for (const [name, schema] of Object.entries(schemas)) ajv.addSchema(rewriteRefs(schema), SCHEMA_BASE + name);
   return ajv;
 }

@@ -1,11 +1,13 @@
-// /api/v1/purchases/: create, list, read, charge, cancel, delete_recurring_token; and the
-// simulator's POST /sim/v1/purchases/{id}/pay, which does what the checkout page does.
+// /api/v1/purchases/: create, list, read, charge, cancel, delete_recurring_token, and the platform's
+// capture, release, refund, mark_as_paid and resend_invoice; and the simulator's
+// POST /sim/v1/purchases/{id}/pay, which does what the checkout page does.
 
 import { writeClient } from '../../domain/clients.ts';
 import { errors, fieldError } from '../../domain/errors.ts';
 import { createPurchase, withStatus } from '../../domain/purchases.ts';
 import type { Client, Input, Purchase } from '../../domain/types.ts';
 import { assertCancellable, chargeWithToken, payAtCheckout } from '../../engine/payments.ts';
+import { capture, markAsPaid, refund, release, resendInvoice } from '../../engine/purchase-actions.ts';
 import { awaitPayment, savePurchase } from '../../engine/records.ts';
 import { deleteToken } from '../../engine/tokens.ts';
 import { created, find, ok, type SandboxHandler } from '../handler.ts';
@@ -35,8 +37,27 @@ export const purchaseHandlers: Record<string, SandboxHandler> = {
 
   getPurchase: ({ sandbox, params, origin }) => ok(presentPurchase(find(sandbox.purchases, params.id), origin)),
 
-  chargePurchase: ({ sandbox, params, body, ctx, origin }) =>
-    ok(presentPurchase(chargeWithToken(sandbox, find(sandbox.purchases, params.id), body.recurring_token as string, ctx), origin)),
+  chargePurchase: ({ sandbox, params, body, ctx, origin, services }) => {
+    try {
+      return ok(presentPurchase(chargeWithToken(sandbox, find(sandbox.purchases, params.id), body.recurring_token as string, ctx), origin));
+    } catch (error) {
+      // A declined charge is answered 400 but recorded: its purchase.payment_failure goes out to webhooks too.
+      services.background.wake(sandbox.id);
+      throw error;
+    }
+  },
+
+  capturePurchase: ({ sandbox, params, body, ctx, origin }) => ok(presentPurchase(capture(sandbox, find(sandbox.purchases, params.id), body, ctx), origin)),
+
+  releasePurchase: ({ sandbox, params, ctx, origin }) => ok(presentPurchase(release(sandbox, find(sandbox.purchases, params.id), ctx), origin)),
+
+  refundPurchase: ({ sandbox, params, body, ctx }) => ok(refund(sandbox, find(sandbox.purchases, params.id), body, ctx)),
+
+  markPurchaseAsPaid: ({ sandbox, params, body, ctx, origin }) =>
+    ok(presentPurchase(markAsPaid(sandbox, find(sandbox.purchases, params.id), body, ctx), origin)),
+
+  resendPurchaseInvoice: ({ sandbox, params, ctx, origin }) =>
+    ok(presentPurchase(resendInvoice(sandbox, find(sandbox.purchases, params.id), ctx), origin)),
 
   cancelPurchase: ({ sandbox, params, ctx, origin }) => {
     const purchase = find(sandbox.purchases, params.id);

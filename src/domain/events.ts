@@ -1,0 +1,36 @@
+// Event names (DESIGN.md §4.14, §9). Every state change is recorded in /sim/v1/events, but only the
+// real platform's own event names (the `Event` enum of CHIP's public API) reach webhooks or may be
+// listed in `Webhook.events`. The others describe what only the simulator shows
+// (an invoice e-mailed: `purchase.sent`; a checkout page opened: `purchase.viewed`): a receiver
+// written against the simulator must not come to depend on a delivery the platform never makes.
+
+/** The platform's event names, in the order of openapi.yaml's `WebhookFields.events` enum. */
+export const PLATFORM_EVENTS = [
+  'purchase.created',
+  'purchase.paid',
+  'purchase.payment_failure',
+  'purchase.pending_execute',
+  'purchase.pending_charge',
+  'purchase.cancelled',
+  'purchase.hold',
+  'purchase.captured',
+  'purchase.pending_capture',
+  'purchase.released',
+  'purchase.pending_release',
+  'purchase.preauthorized',
+  'purchase.pending_recurring_token_delete',
+  'purchase.recurring_token_deleted',
+  'purchase.subscription_charge_failure',
+  'purchase.pending_refund',
+  'payment.refunded',
+  'billing_template_client.subscription_billing_cancelled',
+  'payout.failed',
+  'payout.success',
+] as const;
+
+export type PlatformEvent = (typeof PLATFORM_EVENTS)[number];
+
+const PLATFORM: ReadonlySet<string> = new Set(PLATFORM_EVENTS);
+
+/** Whether events of this type are POSTed to webhooks (a platform event); simulator-only ones stay in /sim/v1/events. */
+export const isDeliveredToWebhooks = (eventType: string): eventType is PlatformEvent => PLATFORM.has(eventType);

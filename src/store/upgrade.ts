@@ -1,0 +1,127 @@
+// Records written by billing-sim 0.1, in data files and in snapshots of format 1, brought to
+// today's shape before they are checked and loaded, so that no saved sandbox is lost to an upgrade:
+// a purchase gains transaction_data, refundable_amount, refund_availability and marked_as_paid, and
+// its payment the platform's PaymentDetails fields; an overdue purchase with due_strict is expired;
+// quantities and tax rates become decimal strings; a subscriber gains send_invoice_on_add_subscriber;
+// a webhook gains all_events and the public key that signed it (the sandbox's), its title is cut to the
+// platform's 100 characters, and it loses event names
+// the platform does not have; one that listened to nothing else is removed with its deliveries, as it
+// would never receive anything again. What is not a record of the expected kind is left as it is,
+// for the schema to name: this runs on documents from outside before any check.
+
+import { toDecimalString } from '../domain/purchase-details.ts';
+import { isDeliveredToWebhooks } from '../domain/events.ts';
+
+type Loose = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Loose => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The records of a collection stored as [key, record] entries. */
+function* records(entries: unknown): Generator<Loose> {
+  if (!Array.isArray(entries)) return;
+  for (const entry of entries) if (Array.isArray(entry) && isObject(entry[1])) yield entry[1];
+}
+
+function decimal(product: Loose, field: string, places: number): void {
+  if (typeof product[field] !== 'number') return;
+  try {
+    product[field] = toDecimalString(product[field], places);
+  } catch {
+    // More places than allowed: left as it was, for the schema to refuse with its path.
+  }
+}
+
+function upgradeDetails(details: unknown): void {
+  if (!isObject(details) || !Array.isArray(details.products)) return;
+  for (const product of details.products) {
+    if (!isObject(product)) continue;
+    decimal(product, 'quantity', 4);
+    decimal(product, 'tax_percent', 2);
+  }
+}
+
+function upgradePurchase(purchase: Loose): void {
+  upgradeDetails(purchase.purchase);
+  const payment = purchase.payment;
+  if (isObject(payment) && !('is_outgoing' in payment) && typeof payment.amount === 'number' && typeof payment.paid_on === 'number') {
+    purchase.payment = {
+      is_outgoing: false,
+      payment_type: 'purchase',
+      amount: payment.amount,
+      currency: payment.currency,
+      net_amount: payment.amount,
+      fee_amount: 0,
+      pending_amount: 0,
+      pending_unfreeze_on: null,
+      description: '',
+      paid_on: payment.paid_on,
+      remote_paid_on: payment.paid_on,
+      payment_method: payment.payment_method ?? null,
+    };
+  }
+  const method = isObject(purchase.payment) && typeof purchase.payment.payment_method === 'string' ? purchase.payment.payment_method : null;
+  if (!('transaction_data' in purchase)) purchase.transaction_data = { payment_method: method, country: null, attempts: [] };
+  if (!('refundable_amount' in purchase)) {
+    const paid = purchase.status === 'paid' && isObject(purchase.payment) && typeof purchase.payment.amount === 'number' ? purchase.payment.amount : 0;
+    purchase.refundable_amount = paid;
+    purchase.refund_availability = paid > 0 ? 'all' : 'none';
+  }
+  if (!('marked_as_paid' in purchase)) purchase.marked_as_paid = false;
+  // 0.1 left a due_strict purchase past its due `overdue` and refused its payment: that is `expired` now.
+  if (purchase.status === 'overdue' && isObject(purchase.purchase) && purchase.purchase.due_strict === true) {
+    purchase.status = 'expired';
+    if (Array.isArray(purchase.status_history)) purchase.status_history = [...purchase.status_history, { status: 'expired', timestamp: purchase.updated_on }];
+  }
+}
+
+/** Upgrades a webhook of 0.1; false when it listened only to simulator-only events. */
+function upgradeWebhook(webhook: Loose, sandboxKey: unknown): boolean {
+  if ('all_events' in webhook) return true;
+  webhook.all_events = false;
+  // 0.1 allowed titles of 256 characters; the platform allows 100.
+  if (typeof webhook.title === 'string' && webhook.title.length > 100) webhook.title = webhook.title.slice(0, 100);
+  if (!('public_key' in webhook) && isObject(sandboxKey) && typeof sandboxKey.publicKey === 'string') webhook.public_key = sandboxKey.publicKey;
+  const events: unknown = webhook.events;
+  if (!Array.isArray(events) || events.length === 0) return true;
+  const kept = events.filter((name) => typeof name !== 'string' || isDeliveredToWebhooks(name));
+  webhook.events = kept;
+  return kept.length > 0;
+}
+
+/** Removes webhooks of 0.1 that listened only to simulator-only events, with their deliveries. */
+function upgradeWebhooks(sandbox: Loose): void {
+  if (!Array.isArray(sandbox.webhooks)) return;
+  const gone = new Set<unknown>();
+  sandbox.webhooks = sandbox.webhooks.filter((entry) => {
+    if (!Array.isArray(entry) || !isObject(entry[1]) || upgradeWebhook(entry[1], sandbox.signingKey)) return true;
+    gone.add(entry[0]);
+    return false;
+  });
+  if (gone.size === 0 || !Array.isArray(sandbox.deliveries)) return;
+  const dropped = new Set<unknown>();
+  sandbox.deliveries = sandbox.deliveries.filter((entry) => {
+    const keep = !(Array.isArray(entry) && isObject(entry[1]) && gone.has(entry[1].webhookId));
+    if (!keep) dropped.add(entry[0]);
+    return keep;
+  });
+  if (!Array.isArray(sandbox.deliveryQueues)) return;
+  sandbox.deliveryQueues = sandbox.deliveryQueues
+    .map((entry) => (Array.isArray(entry) && Array.isArray(entry[1]) ? [entry[0], entry[1].filter((id: unknown) => !dropped.has(id))] : entry))
+    .filter((entry) => !(Array.isArray(entry) && Array.isArray(entry[1]) && entry[1].length === 0));
+}
+
+/** Upgrades, in place, the records of a sandbox as a data file or a snapshot holds them. */
+export function upgradeSandbox(sandbox: unknown): void {
+  if (!isObject(sandbox)) return;
+  for (const template of records(sandbox.templates)) upgradeDetails(template.purchase);
+  for (const purchase of records(sandbox.purchases)) upgradePurchase(purchase);
+  for (const subscriber of records(sandbox.subscribers)) if (!('send_invoice_on_add_subscriber' in subscriber)) subscriber.send_invoice_on_add_subscriber = false;
+  upgradeWebhooks(sandbox);
+}
+
+/** Upgrades, in place, a snapshot document of format 1 to format 2. */
+export function upgradeSnapshotDocument(document: unknown): void {
+  if (!isObject(document) || document.billing_sim_snapshot !== 1) return;
+  upgradeSandbox(document.sandbox);
+  document.billing_sim_snapshot = 2;
+}

@@ -1,0 +1,87 @@
+// Records of billing-sim 0.1 brought to today's shape (src/store/upgrade.ts): the cases the HTTP
+// tests (snapshot.test.ts, persistence.test.ts) do not reach, and what the upgrade must never do.
+
+import { describe, expect, it } from 'vitest';
+import { upgradeSandbox, upgradeSnapshotDocument } from '../../src/store/upgrade.ts';
+
+const KEY = { publicKey: '-----BEGIN PUBLIC KEY-----\nSANDBOX\n-----END PUBLIC KEY-----\n', privateKey: 'private' };
+const HOOK_A = '0a000000-0000-4000-8000-000000000001';
+const HOOK_B = '0b000000-0000-4000-8000-000000000002';
+
+const webhook = (id: string, events: string[]) => [id, { id, type: 'webhook', title: '', callback: 'http://127.0.0.1:9/', events }];
+
+function oldSandbox() {
+  return {
+    signingKey: KEY,
+    webhooks: [webhook(HOOK_A, ['purchase.paid', 'purchase.sent']), webhook(HOOK_B, ['purchase.sent', 'purchase.viewed'])],
+    deliveries: [
+      ['d1', { id: 'd1', webhookId: HOOK_A, objectId: 'p1', body: '{}', attempts: 1 }],
+      ['d2', { id: 'd2', webhookId: HOOK_B, objectId: 'p1', body: '{}', attempts: 0 }],
+      ['d3', { id: 'd3', webhookId: HOOK_B, objectId: 'p2', body: '{}', attempts: 0 }],
+    ],
+    deliveryQueues: [
+      ['p1', ['d1', 'd2']],
+      ['p2', ['d3']],
+    ],
+  };
+}
+
+describe('upgrading the webhooks of 0.1', () => {
+  it('drops the simulator-only names, adds all_events false and the sandbox key that signed them', () => {
+    const sandbox = oldSandbox();
+    upgradeSandbox(sandbox);
+    expect(sandbox.webhooks).toEqual([[HOOK_A, expect.objectContaining({ events: ['purchase.paid'], all_events: false, public_key: KEY.publicKey })]]);
+  });
+
+  it('a webhook that listened only to simulator-only events is removed, with its deliveries and their places in the queues', () => {
+    const sandbox = oldSandbox();
+    upgradeSandbox(sandbox);
+    expect(sandbox.deliveries.map(([id]) => id)).toEqual(['d1']);
+    expect(sandbox.deliveryQueues).toEqual([['p1', ['d1']]]);
+  });
+
+  it('a title longer than the platform\'s 100 characters is cut to 100', () => {
+    const sandbox = { signingKey: KEY, webhooks: [[HOOK_A, { id: HOOK_A, title: 'x'.repeat(256), events: ['purchase.paid'] }]] };
+    upgradeSandbox(sandbox);
+    expect((sandbox.webhooks[0]![1] as { title: string }).title).toBe('x'.repeat(100));
+  });
+
+  it('is idempotent: a record already upgraded is left as it is', () => {
+    const once = oldSandbox();
+    upgradeSandbox(once);
+    const twice = structuredClone(once);
+    upgradeSandbox(twice);
+    expect(twice).toEqual(once);
+  });
+});
+
+describe('what the upgrade leaves to the schema', () => {
+  it('values of the wrong kind stay as they were, for the schema to name', () => {
+    const garbage = { purchases: [['x', 'not a purchase'], 42], templates: 'none', webhooks: [['w', { events: 'purchase.paid' }]], subscribers: null };
+    const copy = structuredClone(garbage);
+    upgradeSandbox(copy);
+    expect(copy.purchases).toEqual(garbage.purchases);
+    expect(copy.templates).toBe('none');
+    expect(copy.subscribers).toBeNull();
+    expect(copy.webhooks[0]![1]).toMatchObject({ events: 'purchase.paid', all_events: false });
+  });
+
+  it('a quantity with more places than allowed is left a number, for the schema to refuse with its path', () => {
+    const sandbox = { purchases: [['p', { purchase: { products: [{ quantity: 1.123456, tax_percent: 7.5 }] } }]] };
+    upgradeSandbox(sandbox);
+    expect(sandbox.purchases[0]![1]).toMatchObject({ purchase: { products: [{ quantity: 1.123456, tax_percent: '7.50' }] } });
+  });
+
+  it('only a document of format 1 is upgraded; format 2 and others are not touched', () => {
+    for (const format of [2, 3, '1']) {
+      const document = { billing_sim_snapshot: format, sandbox: oldSandbox() };
+      const before = structuredClone(document);
+      upgradeSnapshotDocument(document);
+      expect(document).toEqual(before);
+    }
+    const old = { billing_sim_snapshot: 1, sandbox: oldSandbox() };
+    upgradeSnapshotDocument(old);
+    expect(old.billing_sim_snapshot).toBe(2);
+    expect(old.sandbox.webhooks).toHaveLength(1);
+  });
+});
