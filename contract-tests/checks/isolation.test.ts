@@ -28,7 +28,7 @@ import {
   makeOneTimeTemplate,
   makeTemplate,
   needsSecondBrand,
-  purchasesOf,
+  purchasesIfListed,
   refusal,
   saveToken,
   sendInvoice,
@@ -158,7 +158,7 @@ describe('isolation', () => {
     const stranger = await makeClient(two);
     return {
       attempt: () => sendInvoice(two, template.id, { client_id: stranger.id }),
-      state: async () => ({ template: await getTemplate(one, template.id), purchases: await purchasesOf(two, stranger.id) }),
+      state: async () => ({ template: await getTemplate(one, template.id), purchases: await purchasesIfListed(two, stranger.id) }),
     };
   });
 
@@ -255,7 +255,7 @@ describe('isolation', () => {
       const client = await makeClient(one);
       return {
         attempt: () => two.api.post('/purchases/', purchaseBody(two.brandId, client.id)),
-        state: async () => ({ client: await getClient(one, client.id), purchases: await purchasesOf(one, client.id) }),
+        state: async () => ({ client: await getClient(one, client.id), purchases: await purchasesIfListed(one, client.id) }),
       };
     },
   );
@@ -266,7 +266,7 @@ describe('isolation', () => {
       const template = await makeTemplate(two, ACTIVE_AT_ONCE);
       return {
         attempt: () => two.api.post(`/billing_templates/${template.id}/add_subscriber/`, subscriberBody(client.id, later())),
-        state: async () => ({ subscribers: await subscribersOf(two, template.id), purchases: await purchasesOf(one, client.id) }),
+        state: async () => ({ subscribers: await subscribersOf(two, template.id), purchases: await purchasesIfListed(one, client.id) }),
       };
     },
   );
@@ -277,7 +277,7 @@ describe('isolation', () => {
       const template = await makeOneTimeTemplate(two);
       return {
         attempt: () => sendInvoice(two, template.id, { client_id: client.id }),
-        state: () => purchasesOf(one, client.id),
+        state: () => purchasesIfListed(one, client.id),
       };
     },
   );

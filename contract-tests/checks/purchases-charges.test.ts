@@ -10,11 +10,12 @@ import {
   advanceTo,
   charge,
   createPurchase,
+  expectPurchasesOf,
   getPurchase,
   mainClient,
   makeClient,
   pay,
-  purchasesOf,
+  purchasesIfListed,
   refusal,
   refusedCharge,
   SANDBOX_NOW as NOW,
@@ -66,17 +67,23 @@ describe('purchases', () => {
   check(
     {
       id: 'PUR-CHARGE-DECLINED',
-      title: 'a token whose later charges are declined: 200 with status error and no payment; the purchase can still be paid',
+      title: 'a declined charge → 400 __all__ purchase_charge_error; the purchase keeps its status, records the failed attempt, and can still be paid',
       cites:
-        `docs/behaviour.md#charges-with-a-token: "A charge that the simulated bank declines (the token's token_outcome was failure) answers 200 with status error"; ` +
-        'openapi.yaml#chargePurchase: "A charge declined … answers 200 with status error"',
+        'openapi.yaml#chargePurchase: "A charge declined by the simulated bank", "400 with code purchase_charge_error under __all__. The purchase keeps its status"; ' +
+        'openapi.yaml#/components/schemas/TransactionData; docs/fidelity.md#charge-errors',
       level: 'informative',
       requires: ['payments'],
     },
     async ({ api }) => {
       const { account, token, purchase } = await tokenAndPurchase(api, { tokenOutcome: 'failure' });
-      const declined = expectStatus(await charge(account, purchase.id, token), 200, 'declined charge') as Purchase;
-      expect(declined).toMatchObject({ status: 'error', payment: null });
+      expectError(await charge(account, purchase.id, token), '__all__', 'purchase_charge_error', { alone: true });
+      const after = await getPurchase(account, purchase.id);
+      expect(after).toMatchObject({ status: purchase.status, payment: null, recurring_token: null });
+      expect(after.transaction_data.attempts[0], 'the newest attempt').toMatchObject({
+        type: 'recurring_execute',
+        successful: false,
+        error: { code: 'insufficient_funds' },
+      });
       expect((await pay(account, purchase.id)).status).toBe('paid');
     },
   );
@@ -108,6 +115,8 @@ describe('purchases', () => {
       id: 'PUR-SERVICE-TYPE-NEEDS-FORCE-RECURRING',
       title: '"force_recurring must be true to use the default_service_type": a Purchase created with service_type and no force_recurring gets no service type',
       cites: 'docs/behaviour.md#service-types: "A purchase has a service_type only when force_recurring is true"',
+      // Purchase.service_type is the simulator's own name for the spec's service type (x-simulator-only).
+      requires: ['simulator'],
     },
     async ({ api }) => {
       const { account, client } = await mainClient(api);
@@ -127,13 +136,14 @@ describe('purchases', () => {
       title: 'POST /purchases/ with service_type and no force_recurring → 400 service_type invalid; nothing is created',
       cites: 'docs/behaviour.md#service-types: "POST /purchases/ with a service_type and without force_recurring → 400 on service_type"; docs/behaviour.md#error-codes: "invalid | 400"',
       level: 'informative',
+      requires: ['simulator'],
     },
     async ({ api }) => {
       const { account, client } = await mainClient(api);
       for (const flags of [{}, { force_recurring: false }]) {
         expectError(await account.api.post('/purchases/', purchaseBody(account.brandId, client.id, { service_type: 'ONEDAY', due: FAR_DUE(), ...flags })), 'service_type', 'invalid', { alone: true });
       }
-      expect(await purchasesOf(account, client.id)).toEqual([]);
+      await expectPurchasesOf(account, client.id, []);
     },
   );
 
@@ -151,7 +161,7 @@ describe('purchases', () => {
       const tomorrow = at(NOW) + DAY;
       return {
         attempt: () => account.api.post('/purchases/', purchaseBody(account.brandId, client.id, typed('TWODAY', tomorrow))),
-        state: () => purchasesOf(account, client.id),
+        state: () => purchasesIfListed(account, client.id),
         after: async () => {
           expect((await createPurchase(account, client.id, typed('ONEDAY', tomorrow))).service_type).toBe('ONEDAY');
           expect((await createPurchase(account, client.id, typed('TWODAY', tomorrow + DAY))).service_type).toBe('TWODAY');

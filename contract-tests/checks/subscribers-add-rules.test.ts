@@ -25,7 +25,7 @@ import {
   makeClient,
   makeOneTimeTemplate,
   makeTemplate,
-  purchasesOf,
+  purchasesIfListed,
   refusal,
   SANDBOX_NOW,
   sandboxTemplate,
@@ -41,7 +41,7 @@ const setupAt = (api: ApiClient, templateOverrides: Record<string, unknown> = {}
 /** What a rejected add_subscriber must leave unchanged: the template's subscribers and the client's purchases. */
 const subscriberState = (account: Account, templateId: string, clientId: string) => async () => ({
   subscribers: await subscribersOf(account, templateId),
-  purchases: await purchasesOf(account, clientId),
+  purchases: await purchasesIfListed(account, clientId),
 });
 
 /**
@@ -73,7 +73,7 @@ describe('subscribers', () => {
       const template = await makeOneTimeTemplate(account);
       return {
         attempt: () => addSubscriber(account, template.id, subscriberBody(client.id, later())),
-        state: async () => ({ purchases: await purchasesOf(account, client.id), template: await getTemplate(account, template.id) }),
+        state: async () => ({ purchases: await purchasesIfListed(account, client.id), template: await getTemplate(account, template.id) }),
       };
     },
   );

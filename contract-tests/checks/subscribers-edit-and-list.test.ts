@@ -27,7 +27,7 @@ import {
   makeClient,
   makeTemplate,
   patchSubscriber,
-  purchasesOf,
+  purchasesIfListed,
   refusal,
   subscribe,
   subscribersOf,
@@ -94,7 +94,7 @@ describe('subscribers', () => {
         expect(subscriber.status).toBe('pending');
         return {
           attempt: () => patchSubscriber(account, template.id, subscriber.id, { status }),
-          state: async () => ({ subscriber: await getSubscriber(account, template.id, subscriber.id), purchases: await purchasesOf(account, client.id) }),
+          state: async () => ({ subscriber: await getSubscriber(account, template.id, subscriber.id), purchases: await purchasesIfListed(account, client.id) }),
         };
       },
     );

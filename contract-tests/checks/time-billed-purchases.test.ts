@@ -193,8 +193,8 @@ describe('time', () => {
       id: 'TIME-OVERDUE',
       title: 'an unpaid Purchase whose due passes becomes overdue, and can still be paid',
       cites:
-        'docs/behaviour.md#overdue: "when due passes on the sandbox clock becomes overdue", "It can still be paid"; ' +
-        'openapi.yaml#/components/schemas/PurchaseFields/properties/status: "overdue (due passed unpaid)"',
+        'docs/behaviour.md#overdue: "when due passes on the sandbox clock becomes overdue", "An overdue purchase can still be paid"; ' +
+        'openapi.yaml#/components/schemas/PurchaseFields/properties/status: "overdue (due passed unpaid, still payable)"',
       level: 'informative',
       requires: ['clock', 'payments'],
     },

@@ -2,7 +2,7 @@
 // openapi.yaml#…, lib/citations.ts). A normative check (the API spec says so, as docs/behaviour.md
 // restates it) fails the run; an informative one (billing-sim's decision on something the spec leaves
 // open) only warns. A check that needs what the target lacks (a clock, simulated payments, a second
-// account) is skipped with the reason, never failed. With CONTRACT_LEVEL set, the checks of the other
+// account, an operation only the simulator has) is skipped with the reason, never failed. With CONTRACT_LEVEL set, the checks of the other
 // level are not registered at all: they are neither run nor counted.
 //
 // A failure is kept in the test's meta as data (expected, got, the exchanges), for reporter.ts and
@@ -10,13 +10,18 @@
 // vitest prints of it runs to a screenful.
 
 import { inject, it } from 'vitest';
-import { ApiClient, describeExchange, exchanges } from './client.ts';
+import { ApiClient, describeExchange, exchanges, NotOnTarget } from './client.ts';
 import type { Capabilities, TargetConfig } from './config.ts';
 import { describeFailure } from './failure.ts';
 import { selectedLevel } from './selection.ts';
 
 export type Level = 'normative' | 'informative';
-export type Requirement = keyof Capabilities | 'token2';
+/**
+ * What a check may need beyond the spec: a capability (lib/capabilities.ts), a second account, or
+ * `simulator`: a field only the simulator has (`x-simulator-only` in openapi.yaml), which a target
+ * has when it shows any capability of the simulator control API.
+ */
+export type Requirement = keyof Capabilities | 'token2' | 'simulator';
 
 export interface CheckSpec {
   id: string;
@@ -69,6 +74,13 @@ export interface CheckContext {
    * templates and clock, so a time scenario owns its dates. Only for checks that require 'clock'.
    */
   sandboxAt(now: string): Promise<ApiClient>;
+  /** Ends the check as skipped, with the reason: what it needs turned out to be missing only as it ran. */
+  skip(reason: string): never;
+}
+
+/** Thrown by `CheckContext.skip`. */
+class Skipped extends Error {
+  override name = 'Skipped';
 }
 
 const REASONS: Record<Requirement, string> = {
@@ -76,6 +88,7 @@ const REASONS: Record<Requirement, string> = {
   payments: 'the target cannot simulate payments (GET /sim/v1/capabilities: payments)',
   events: 'the target records no events (GET /sim/v1/capabilities: events)',
   token2: 'no second account was given (--token2)',
+  simulator: 'only the simulator has it (x-simulator-only in openapi.yaml), and the target shows no simulator control API (GET /sim/v1/capabilities)',
 };
 
 export function target(): TargetConfig {
@@ -83,7 +96,9 @@ export function target(): TargetConfig {
 }
 
 function has(config: TargetConfig, requirement: Requirement): boolean {
-  return requirement === 'token2' ? config.token2 !== '' : config.capabilities[requirement];
+  if (requirement === 'token2') return config.token2 !== '';
+  if (requirement === 'simulator') return Object.values(config.capabilities).some(Boolean);
+  return config.capabilities[requirement];
 }
 
 function failureOf(error: unknown): CheckFailure {
@@ -119,8 +134,16 @@ export function check(spec: CheckSpec, body: (ctx: CheckContext) => Promise<void
         if (created.status !== 201) throw new Error(`POST /sim/v1/sandboxes answered ${created.status}`);
         return new ApiClient(config, created.body.token as string);
       };
-      await body({ target: config, api, api2: new ApiClient(config, config.token2), sandboxAt });
+      const skip = (reason: string): never => {
+        throw new Skipped(reason);
+      };
+      await body({ target: config, api, api2: new ApiClient(config, config.token2), sandboxAt, skip });
     } catch (error) {
+      // A simulator-only operation the target does not have (client.ts): nothing the target owes.
+      if (error instanceof NotOnTarget || error instanceof Skipped) {
+        context.skip(error.message);
+        return;
+      }
       const failure = failureOf(error);
       context.task.meta.failure = failure;
       if (level === 'informative') {

@@ -3,7 +3,9 @@
 // them, and no billing can run afterwards), purchases, clients (their recurring tokens go with them;
 // a client still subscribed cannot be deleted, hence after the templates). The API deletes no
 // purchase: each one the suite made is cancelled where it can be (an unpaid one), and counted as
-// left. What could not be deleted is summed up in a few lines, by kind and why.
+// left. What could not be deleted is summed up in a few lines, by kind and why. The purchases a
+// billing made are found through GET /purchases/, which only the simulator has (x-simulator-only):
+// on a target without it they cannot be looked for, and a line says so.
 
 import type { TargetConfig } from './config.ts';
 import type { Created, Kind } from './ledger.ts';
@@ -30,6 +32,8 @@ export interface CleanupReport {
   notDeleted: { kind: Kind; reason: string; count: number }[];
   /** The purchases left (the API deletes none), by the status they are left in. */
   purchasesLeft: Record<string, number>;
+  /** The status GET /purchases/ answered on a target that has no purchase list (404 or 405); absent when it has one. */
+  noPurchaseList?: number;
 }
 
 /** Lines saying what a --keep run left in the accounts. */
@@ -75,7 +79,9 @@ async function cleanAccount(target: TargetConfig, token: string, entries: Create
   const subscribers = entries.filter((e) => e.kind === 'subscriber' && templates.includes(e.parent!)).length;
   if (subscribers) report.deleted.subscriber = (report.deleted.subscriber ?? 0) + subscribers;
 
-  const purchases = new Set([...ids('purchase'), ...(await madeForTheSuite(at, new Set(ids('client')), new Set(templates)))]);
+  const billed = await madeForTheSuite(at, new Set(ids('client')), new Set(templates));
+  if (typeof billed === 'number') report.noPurchaseList = billed;
+  const purchases = new Set([...ids('purchase'), ...(typeof billed === 'number' ? [] : billed)]);
   await inParallel([...purchases], async (id) => {
     const cancelled = await at('POST', `/purchases/${id}/cancel/`);
     const status = cancelled.status === 200 ? 'cancelled' : (((await at('GET', `/purchases/${id}/`)).body?.status as string | undefined) ?? 'unknown');
@@ -87,13 +93,15 @@ async function cleanAccount(target: TargetConfig, token: string, entries: Create
 
 /**
  * Purchases of the suite's clients or templates that no answer named: those a billing made. Looked
- * for in the newest pages of GET /purchases/ only; a target without that list has none to offer.
+ * for in the newest pages of GET /purchases/ only; a target without that list (404 or 405) has none
+ * to offer: its answer's status comes back instead.
  */
-async function madeForTheSuite(at: (method: string, path: string) => Promise<Answer>, clients: Set<string>, templates: Set<string>): Promise<string[]> {
+async function madeForTheSuite(at: (method: string, path: string) => Promise<Answer>, clients: Set<string>, templates: Set<string>): Promise<string[] | number> {
   const found: string[] = [];
   if (clients.size === 0 && templates.size === 0) return found;
   for (let page = 1; page <= SWEPT_PAGES; page += 1) {
     const answer = await at('GET', `/purchases/?page_size=1000&page=${page}`);
+    if (page === 1 && (answer.status === 404 || answer.status === 405)) return answer.status;
     const results = answer.status === 200 && Array.isArray(answer.body?.results) ? (answer.body.results as Record<string, unknown>[]) : [];
     for (const purchase of results) {
       if (clients.has(purchase.client_id as string) || templates.has(purchase.billing_template_id as string)) found.push(purchase.id as string);
@@ -130,10 +138,16 @@ export function cleanupLines(report: CleanupReport): string[] {
     const others = Object.entries(rest).map(([status, n]) => `${n} ${status}`).join(', ');
     lines.push(
       `Left: ${count(left, 'purchase')}, which the API cannot delete: ${cancelled} cancelled` +
-        (others ? `, ${others} (only an unpaid purchase can be cancelled)` : '') + '.',
+        (others ? `, ${others} (only an unpaid or held purchase can be cancelled)` : '') + '.',
     );
   }
   for (const { kind, reason, count: n } of report.notDeleted) lines.push(`Not deleted: ${count(n, kind)} (${reason}).`);
+  if (report.noPurchaseList !== undefined) {
+    lines.push(
+      `Not looked for: purchases a billing made for the suite's clients, which only GET /purchases/ would find; ` +
+        `the target has no purchase list (→ ${report.noPurchaseList}; it is x-simulator-only in openapi.yaml).`,
+    );
+  }
   return lines;
 }
 

@@ -2,10 +2,17 @@
 // it, and the exchanges of the running check are kept so that a failure prints what was sent and
 // what came back. Paths are relative to the API base (`/clients/`) or to `/sim/v1` (`/clock`). What a
 // request creates in the accounts checked goes to the ledger (ledger.ts), to be deleted at the end.
+//
+// What only the simulator has (`x-simulator-only: true` in openapi.yaml) is never required: answers
+// are read in the platform's reading of the document (document.ts), and a simulator-only operation
+// the target does not have (405, or 404 on a path without an id: GET /purchases/ of a real server)
+// skips the check that needed it (`NotOnTarget`, lib/check.ts), unless the request was `optional`,
+// whose caller gets the reply marked `absent` and does without.
 
-import { documentViolations } from './document.ts';
+import { documentViolations, operationOf } from './document.ts';
 import type { TargetConfig } from './config.ts';
 import { noteCreated } from './ledger.ts';
+import { simulatorOnlyOperations } from './operations.ts';
 
 export interface Exchange {
   method: string;
@@ -22,6 +29,8 @@ export interface Reply {
   headers: Record<string, string>;
   body: any;
   text: string;
+  /** An `optional` request to a simulator-only operation that the target does not have. */
+  absent?: true;
 }
 
 export interface RequestOptions {
@@ -31,6 +40,8 @@ export interface RequestOptions {
   /** `null`: no Authorization header; a string: that token instead of the client's. */
   token?: string | null;
   headers?: Record<string, string>;
+  /** A simulator-only operation the target lacks answers its reply (marked `absent`) instead of skipping the check. */
+  optional?: boolean;
 }
 
 /** The exchanges of the check that is running (checks within a file run one after another). */
@@ -39,6 +50,14 @@ export const exchanges: Exchange[] = [];
 export class DocumentViolation extends Error {
   override name = 'DocumentViolation';
 }
+
+/** A simulator-only operation the target does not have: the check that needs it is skipped with this message. */
+export class NotOnTarget extends Error {
+  override name = 'NotOnTarget';
+}
+
+/** The platform's reading of the document (document.ts): the suite never requires what only the simulator has. */
+const PLATFORM = { platform: true } as const;
 
 export class ApiClient {
   constructor(
@@ -103,11 +122,21 @@ export class ApiClient {
     }
     exchanges.push({ method, url, requestBody: options.body ?? options.raw, status: response.status, headers: responseHeaders, body: parsed, text });
     if (this.area === 'api') noteCreated(this.target, token, method, path, options.body ?? parseRaw(options.raw), response.status, parsed);
-    const problems = await documentViolations(method, documentPath, { status: response.status, headers: responseHeaders, body: parsed });
+    const reply: Reply = { status: response.status, headers: responseHeaders, body: parsed, text };
+    if (this.area === 'api') {
+      const operation = await operationOf(method, documentPath, PLATFORM);
+      // A path without an id answering 404 names no object: the server has no such route.
+      const lacked = response.status === 405 || (response.status === 404 && !operation?.path.includes('{'));
+      if (operation && simulatorOnlyOperations.has(operation.iid ?? '') && lacked) {
+        if (options.optional) return { ...reply, absent: true };
+        throw new NotOnTarget(`the target has no ${method} ${operation.path} (→ ${response.status}), which only the simulator has (x-simulator-only in openapi.yaml)`);
+      }
+    }
+    const problems = await documentViolations(method, documentPath, { status: response.status, headers: responseHeaders, body: parsed }, PLATFORM);
     if (problems.length) {
       throw new DocumentViolation(`the response does not match openapi.yaml (${method} ${documentPath} → ${response.status}):\n  ${problems.join('\n  ')}`);
     }
-    return { status: response.status, headers: responseHeaders, body: parsed, text };
+    return reply;
   }
 
   get = (path: string, options?: RequestOptions) => this.request('GET', path, options);

@@ -1,13 +1,20 @@
 // Checks a response against openapi.yaml with Prism's own router and output validator: the status
 // must be documented for the operation, and the content type, body schema and documented headers
 // must match. Used by the contract suite on every response, and by the simulator's own HTTP tests.
+//
+// Two readings of the document. The full one (the default) is the simulator's: its own tests hold it
+// to every field. The platform's reading (`{ platform: true }`, what the contract suite checks any
+// target with) requires no property marked `x-simulator-only: true`: a real server that lacks
+// Purchase.service_type conforms, one that answers it with a wrong type does not.
 
 import { getHttpOperationsFromSpec } from '@stoplight/prism-http';
 import type { IHttpRequest } from '@stoplight/prism-http';
 import { validateOutput } from '@stoplight/prism-http/dist/validator/index.js';
 import type { IHttpOperation } from '@stoplight/types';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
 
 export const SPEC_PATH = fileURLToPath(new URL('../../openapi.yaml', import.meta.url));
 
@@ -18,10 +25,62 @@ const route = createRequire(import.meta.url)('@stoplight/prism-http/dist/router'
   input: IHttpRequest;
 }) => Either<Error, IHttpOperation>;
 
-let operations: Promise<IHttpOperation[]> | undefined;
+type Node = Record<string, any>;
 
-export function documentOperations(): Promise<IHttpOperation[]> {
+let operations: Promise<IHttpOperation[]> | undefined;
+let platformOperations: Promise<IHttpOperation[]> | undefined;
+
+export interface Reading {
+  /** The platform's reading: no `x-simulator-only` property is required (see the file comment). */
+  platform?: boolean;
+}
+
+export function documentOperations({ platform = false }: Reading = {}): Promise<IHttpOperation[]> {
+  if (platform) return (platformOperations ??= getHttpOperationsFromSpec(withoutSimulatorOnlyRequired(parse(readFileSync(SPEC_PATH, 'utf8')))));
   return (operations ??= getHttpOperationsFromSpec(SPEC_PATH));
+}
+
+/**
+ * The document with every property marked `x-simulator-only: true` (on the property, or on the
+ * component schema it refers to) left out of the `required` of each object that has it, its own or
+ * through `allOf` (Purchase requires `service_type`, which PurchaseFields marks). Changes and returns
+ * `document`.
+ */
+export function withoutSimulatorOnlyRequired(document: Node): Node {
+  const schemas = (document.components?.schemas ?? {}) as Node;
+  const referred = (node: Node): Node | undefined => {
+    const name = typeof node.$ref === 'string' ? /^#\/components\/schemas\/(.+)$/.exec(node.$ref)?.[1] : undefined;
+    return name === undefined ? undefined : (schemas[name] as Node | undefined);
+  };
+  const marked = (node: unknown): boolean => {
+    if (!node || typeof node !== 'object') return false;
+    return (node as Node)['x-simulator-only'] === true || referred(node as Node)?.['x-simulator-only'] === true;
+  };
+  /** The names of the properties a schema marks simulator-only, its own and its allOf's. */
+  const simulatorOnly = (node: Node, seen = new Set<Node>()): Set<string> => {
+    const names = new Set<string>();
+    if (seen.has(node)) return names;
+    seen.add(node);
+    for (const [name, property] of Object.entries((node.properties ?? {}) as Node)) if (marked(property)) names.add(name);
+    const parts = [...(Array.isArray(node.allOf) ? node.allOf : []), ...(node.$ref ? [node] : [])] as Node[];
+    for (const part of parts) {
+      const target = part === node ? referred(node) : (referred(part) ?? part);
+      if (target) for (const name of simulatorOnly(target, seen)) names.add(name);
+    }
+    return names;
+  };
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (!node || typeof node !== 'object') return;
+    const object = node as Node;
+    if (Array.isArray(object.required)) {
+      const names = simulatorOnly(object);
+      if (names.size) object.required = object.required.filter((name: string) => !names.has(name));
+    }
+    Object.values(object).forEach(visit);
+  };
+  visit(document);
+  return document;
 }
 
 export interface SeenResponse {
@@ -31,8 +90,8 @@ export interface SeenResponse {
 }
 
 /** The operation of the document a request addresses (path as written in the document), if any. */
-export async function operationOf(method: string, documentPath: string): Promise<IHttpOperation | undefined> {
-  const resources = await documentOperations();
+export async function operationOf(method: string, documentPath: string, reading: Reading = {}): Promise<IHttpOperation | undefined> {
+  const resources = await documentOperations(reading);
   const pathname = documentPath.split('?')[0]!;
   for (const path of pathname.endsWith('/') ? [pathname] : [pathname, `${pathname}/`]) {
     const routed = route({ resources, input: { method: method.toLowerCase() as 'get', url: { path } } });
@@ -45,8 +104,8 @@ export async function operationOf(method: string, documentPath: string): Promise
  * What in this response the document does not allow; empty when it conforms. Requests to paths or
  * methods the document lacks have no operation to check against and yield nothing here.
  */
-export async function documentViolations(method: string, documentPath: string, response: SeenResponse): Promise<string[]> {
-  const resource = await operationOf(method, documentPath);
+export async function documentViolations(method: string, documentPath: string, response: SeenResponse, reading: Reading = {}): Promise<string[]> {
+  const resource = await operationOf(method, documentPath, reading);
   if (!resource) return [];
   const codes = resource.responses.map((r) => r.code);
   if (!codes.includes(String(response.status)) && !codes.includes('default')) {
@@ -84,8 +143,9 @@ export async function responseIssues(
   method: string,
   documentPath: string,
   response: SeenResponse,
+  reading: Reading = {},
 ): Promise<{ operationId: string; issues: ResponseIssue[] } | undefined> {
-  const resource = await operationOf(method, documentPath);
+  const resource = await operationOf(method, documentPath, reading);
   if (!resource) return undefined;
   const operationId = resource.iid ?? resource.id;
   const codes = resource.responses.map((r) => r.code);

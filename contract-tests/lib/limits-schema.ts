@@ -162,22 +162,31 @@ export async function items(g: Gen, field: Field, setup: Setup, n: number): Prom
   return undefined;
 }
 
+/** The JSON types a schema allows, null aside: `type: [number, string]` → both. */
+export const typesOf = (node: Node): string[] => ([] as string[]).concat(node.type ?? []).filter((t) => t !== 'null');
+
+const jsonType = (value: unknown): string =>
+  Array.isArray(value) ? 'array' : value === null ? 'null' : Number.isInteger(value) ? 'integer' : typeof value === 'object' ? 'object' : typeof value;
+
+/**
+ * A value of none of the field's JSON types: the usual one for its first type, else the first of a
+ * few that fits (quantity, a number or a decimal string, takes neither `"1"` nor `12345`: `true`).
+ */
 export function wrongType(node: Node): unknown {
-  switch (typeOf(node)) {
-    case 'string':
-      return 12345;
-    case 'integer':
-    case 'number':
-      return '1';
-    case 'boolean':
-      return 'true';
-    case 'array':
-      return 'visa';
-    case 'object':
-      return 'x';
-    default:
-      return undefined;
-  }
+  const types = typesOf(node);
+  if (types.length === 0) return undefined;
+  const usual: Record<string, unknown> = { string: 12345, integer: '1', number: '1', boolean: 'true', array: 'visa', object: 'x' };
+  const allowed = (value: unknown) => types.some((type) => type === jsonType(value) || (type === 'number' && jsonType(value) === 'integer'));
+  return [usual[types[0]!], 12345, '1', true, ['x'], { x: 1 }].find((value) => value !== undefined && !allowed(value));
+}
+
+/**
+ * A stored value equal to the one sent: the same JSON, or the same number, sent as a number and
+ * answered as a decimal string (quantity 1000000 is stored as "1000000.0000", as the platform answers it).
+ */
+export function sameValue(sent: unknown, stored: unknown): boolean {
+  if (typeof sent === 'number' && typeof stored === 'string' && /^-?\d+(\.\d+)?$/.test(stored)) return Number(stored) === sent;
+  return JSON.stringify(sent) === JSON.stringify(stored);
 }
 
 export function outsideEnum(values: unknown[]): string {

@@ -1,5 +1,7 @@
 // The operations of openapi.yaml as data, for checks derived from the document itself:
-// authentication on every operation, schema bounds on every request body.
+// authentication on every operation, schema bounds on every request body. An operation marked
+// `x-simulator-only: true` (on itself or its path), or under /sim/v1/, is billing-sim's own: the real
+// platform lacks it, and the suite never requires it (client.ts).
 
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
@@ -14,6 +16,8 @@ export interface DocumentOperation {
   area: 'api' | 'sim' | 'other';
   /** The path relative to its area's base (`/clients/{id}/`, `/clock`). */
   relativePath: string;
+  /** Only the simulator has it (`x-simulator-only: true`, or the control API). */
+  simulatorOnly: boolean;
 }
 
 type Node = Record<string, any>;
@@ -33,6 +37,7 @@ export const operations: DocumentOperation[] = Object.entries(document.paths as 
         secured: (operation.security ?? document.security ?? []).length > 0,
         area,
         relativePath: area === 'other' ? path : path.slice('/api/v1'.length),
+        simulatorOnly: area === 'sim' || (item as Node)['x-simulator-only'] === true || operation['x-simulator-only'] === true,
       } as DocumentOperation;
     }),
 );
@@ -44,3 +49,6 @@ export function schema(name: string): Node {
 
 /** Replaces every `{param}` of a path with the given id. */
 export const fillPath = (path: string, id: string): string => path.replace(/\{[^}]+\}/g, id);
+
+/** The operationIds of what only the simulator has (see the file comment). */
+export const simulatorOnlyOperations = new Set(operations.filter((op) => op.simulatorOnly).map((op) => op.operationId));

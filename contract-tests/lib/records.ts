@@ -76,8 +76,21 @@ export interface Purchase {
   checkout_url: string;
   service_type: string | null;
   recurring_token: string | null;
-  payment: { amount: number; currency: string; payment_method: string; paid_on: number } | null;
+  payment: { amount: number; currency: string; payment_method: string; paid_on: number; [field: string]: unknown } | null;
   purchase: PurchaseDetails;
+  transaction_data: { payment_method: string | null; country: string | null; attempts: Attempt[] };
+  refundable_amount: number;
+  refund_availability: string;
+  marked_as_paid: boolean;
+  [field: string]: unknown;
+}
+
+/** One try to move a purchase's money (`transaction_data.attempts`, newest first). */
+export interface Attempt {
+  type: string;
+  successful: boolean;
+  payment_method: string | null;
+  error: { code: string; message: string; description: string } | null;
   [field: string]: unknown;
 }
 

@@ -96,8 +96,8 @@ const FAULTS: { fault: Fault; filter: string }[] = [
   },
 ];
 
-/** Statuses a purchase can be left in by the cleanup: cancelled, or one that cannot be cancelled. */
-const LEFT_STATUSES = ['cancelled', 'paid', 'pending_execute'];
+/** Statuses a purchase can be left in by the cleanup: cancelled, or one that cannot be cancelled (refunded and released by the purchase action checks). */
+const LEFT_STATUSES = ['cancelled', 'paid', 'pending_execute', 'refunded', 'released'];
 
 /**
  * The account holds what it held `before`, but for purchases the run made: each is cancelled or

@@ -1,0 +1,229 @@
+// The real platform's money actions on a purchase: capture/ and release/ of a payment held with
+// skip_capture, refund/ in full or in part, and mark_as_paid/. The spec names none of them, so every
+// check is informative (billing-sim follows the platform, docs/fidelity.md). A purchase reaches
+// `hold` or `paid` only at the simulated checkout, so those checks require 'payments'; a refusal of
+// an action on a new purchase and mark_as_paid/ need nothing beyond the API.
+
+import { describe, expect } from 'vitest';
+import { check } from '../lib/check.ts';
+import { expectError, nowSeconds } from '../lib/primitives.ts';
+import { act, acted, eventsOf, expectUnchanged, heldPurchase, newPurchase, paidPurchase, TOTAL } from '../lib/purchase-actions.ts';
+import { getPurchase, type Purchase } from '../lib/scenario.ts';
+
+const ACTIONS = 'docs/fidelity.md#purchase-actions';
+const CAPTURE = `openapi.yaml#capturePurchase: "a purchase on hold (paid with skip_capture true) becomes paid", "A purchase not on hold → 400 invalid_state"; ${ACTIONS}`;
+const RELEASE = `openapi.yaml#releasePurchase: "a purchase on hold becomes released"; ${ACTIONS}`;
+const REFUND = `openapi.yaml#refundPurchase: "Refunding all that is left makes the purchase refunded; less leaves it paid with refundable_amount lowered"; ${ACTIONS}`;
+const MARK = `openapi.yaml#markPurchaseAsPaid: "becomes paid, with marked_as_paid true"; ${ACTIONS}`;
+
+/** A purchase's money fields after a payment of `amount` of which `refunded` went back. */
+const money = (amount: number, refunded = 0) => ({
+  payment: expect.objectContaining({ amount, is_outgoing: false, payment_type: 'purchase' }),
+  refundable_amount: amount - refunded,
+  refund_availability: amount > refunded ? 'all' : 'none',
+});
+
+describe('purchases', () => {
+  // ------------------------------------------------------------------------- before any action
+  check(
+    {
+      id: 'PUR-PLATFORM-FIELDS',
+      title: 'a new purchase has the platform\'s transaction_data (no attempts), refundable_amount 0, refund_availability none, marked_as_paid false',
+      cites: 'openapi.yaml#/components/schemas/PurchaseFields/properties/refundable_amount: "0 while unpaid"; openapi.yaml#/components/schemas/TransactionData',
+      level: 'informative',
+    },
+    async ({ api }) => {
+      const { purchase } = await newPurchase(api);
+      expect(purchase).toMatchObject({
+        transaction_data: { payment_method: null, attempts: [] },
+        refundable_amount: 0,
+        refund_availability: 'none',
+        marked_as_paid: false,
+      });
+    },
+  );
+
+  // ----------------------------------------------------------------------------------- capture
+  check(
+    { id: 'PUR-CAPTURE-FULL', title: 'capture/ of a held purchase without an amount → 200 paid, the whole total captured', cites: CAPTURE, level: 'informative', requires: ['payments'] },
+    async ({ api }) => {
+      const { account, purchase } = await heldPurchase(api);
+      const captured = (await acted(account, purchase.id, 'capture', {})) as Purchase;
+      expect(captured).toMatchObject({ id: purchase.id, status: 'paid', ...money(TOTAL) });
+      expect(captured.status_history.map((s) => s.status)).toEqual(['created', 'hold', 'paid']);
+      expect(await getPurchase(account, purchase.id)).toEqual(captured);
+    },
+  );
+
+  check(
+    {
+      id: 'PUR-CAPTURE-PARTIAL',
+      title: 'capture/ {amount} of part of a held purchase → 200 paid with that amount; more than the total → 400 max_value',
+      cites: `${CAPTURE}; openapi.yaml#capturePurchase: "More than the total → 400 max_value on amount"`,
+      level: 'informative',
+      requires: ['payments'],
+    },
+    async ({ api }) => {
+      const { account, purchase } = await heldPurchase(api);
+      expectError(await act(account, purchase.id, 'capture', { amount: TOTAL + 1 }), 'amount', 'max_value', { alone: true });
+      await expectUnchanged(account, purchase);
+      const captured = (await acted(account, purchase.id, 'capture', { amount: 500 })) as Purchase;
+      expect(captured).toMatchObject({ status: 'paid', ...money(500) });
+    },
+  );
+
+  check(
+    {
+      id: 'PUR-CAPTURE-ONLY-HOLD',
+      title: 'capture/ and release/ of a purchase that is not on hold (a new one) → 400 __all__ invalid_state; it stays created',
+      cites: `${CAPTURE}; openapi.yaml#releasePurchase: "A purchase not on hold → 400 invalid_state"`,
+      level: 'informative',
+    },
+    async ({ api }) => {
+      const { account, purchase } = await newPurchase(api);
+      for (const action of ['capture', 'release'] as const) {
+        expectError(await act(account, purchase.id, action, action === 'capture' ? {} : undefined), '__all__', 'invalid_state', { alone: true });
+      }
+      await expectUnchanged(account, purchase);
+    },
+  );
+
+  check(
+    {
+      id: 'PUR-CAPTURE-EVENTS',
+      title: 'a capture records purchase.captured, then purchase.paid',
+      cites: 'openapi.yaml#capturePurchase: "Events purchase.captured, then purchase.paid"',
+      level: 'informative',
+      requires: ['payments', 'events'],
+    },
+    async ({ api }) => {
+      const { account, purchase } = await heldPurchase(api);
+      await acted(account, purchase.id, 'capture', {});
+      const events = await eventsOf(account, purchase.id);
+      expect(events.slice(events.indexOf('purchase.hold'))).toEqual(['purchase.hold', 'purchase.captured', 'purchase.paid']);
+    },
+  );
+
+  // ----------------------------------------------------------------------------------- release
+  check(
+    { id: 'PUR-RELEASE', title: 'release/ of a held purchase → 200 released, nothing paid; it can no longer be captured', cites: RELEASE, level: 'informative', requires: ['payments'] },
+    async ({ api }) => {
+      const { account, purchase } = await heldPurchase(api);
+      const released = (await acted(account, purchase.id, 'release')) as Purchase;
+      expect(released).toMatchObject({ id: purchase.id, status: 'released', refundable_amount: 0 });
+      expect(released.status_history.map((s) => s.status)).toEqual(['created', 'hold', 'released']);
+      expectError(await act(account, purchase.id, 'capture', {}), '__all__', 'invalid_state', { alone: true });
+      expect(await getPurchase(account, purchase.id)).toEqual(released);
+    },
+  );
+
+  // ------------------------------------------------------------------------------------ refund
+  check(
+    {
+      id: 'PUR-REFUND-FULL',
+      title: 'refund/ without an amount → 200 a Payment (refund, outgoing, related_to the purchase); the purchase is refunded',
+      cites: `${REFUND}; openapi.yaml#refundPurchase: "Answers the Payment the refund made"; openapi.yaml#/components/schemas/Payment`,
+      level: 'informative',
+      requires: ['payments'],
+    },
+    async ({ api }) => {
+      const { account, purchase } = await paidPurchase(api);
+      const refund = await acted(account, purchase.id, 'refund', {});
+      expect(refund).toMatchObject({
+        type: 'payment',
+        brand_id: purchase.brand_id,
+        payment: { is_outgoing: true, payment_type: 'refund', amount: TOTAL, currency: 'EUR' },
+        related_to: { type: 'purchase', id: purchase.id },
+      });
+      expect(refund.id).not.toBe(purchase.id);
+      const after = await getPurchase(account, purchase.id);
+      expect(after).toMatchObject({ status: 'refunded', refundable_amount: 0, refund_availability: 'none' });
+      expectError(await act(account, purchase.id, 'refund', {}), '__all__', 'invalid_state', { alone: true });
+    },
+  );
+
+  check(
+    {
+      id: 'PUR-REFUND-PARTIAL',
+      title: 'refund/ {amount} of part → the purchase stays paid with refundable_amount lowered; more than is left → 400 max_value; the rest → refunded',
+      cites: `${REFUND}; openapi.yaml#refundPurchase: "more → 400 max_value on amount"`,
+      level: 'informative',
+      requires: ['payments'],
+    },
+    async ({ api }) => {
+      const { account, purchase } = await paidPurchase(api);
+      const refund = await acted(account, purchase.id, 'refund', { amount: 500 });
+      expect(refund.payment).toMatchObject({ is_outgoing: true, payment_type: 'refund', amount: 500 });
+      const partly = await getPurchase(account, purchase.id);
+      expect(partly).toMatchObject({ status: 'paid', ...money(TOTAL, 500) });
+      expectError(await act(account, purchase.id, 'refund', { amount: TOTAL - 500 + 1 }), 'amount', 'max_value', { alone: true });
+      await expectUnchanged(account, partly);
+      await acted(account, purchase.id, 'refund', { amount: TOTAL - 500 });
+      expect(await getPurchase(account, purchase.id)).toMatchObject({ status: 'refunded', refundable_amount: 0 });
+    },
+  );
+
+  check(
+    {
+      id: 'PUR-REFUND-UNPAID',
+      title: 'refund/ of an unpaid purchase → 400 __all__ invalid_state; it stays created',
+      cites: 'openapi.yaml#refundPurchase: "Only a paid purchase can be refunded (else 400 invalid_state)"',
+      level: 'informative',
+    },
+    async ({ api }) => {
+      const { account, purchase } = await newPurchase(api);
+      expectError(await act(account, purchase.id, 'refund', {}), '__all__', 'invalid_state', { alone: true });
+      await expectUnchanged(account, purchase);
+    },
+  );
+
+  check(
+    {
+      id: 'PUR-REFUND-EVENT',
+      title: 'a refund is recorded as payment.refunded of the Payment it made',
+      cites: 'openapi.yaml#refundPurchase: "sends it as the event payment.refunded"',
+      level: 'informative',
+      requires: ['payments', 'events'],
+    },
+    async ({ api }) => {
+      const { account, purchase } = await paidPurchase(api);
+      const refund = await acted(account, purchase.id, 'refund', {});
+      expect(await eventsOf(account, refund.id)).toEqual(['payment.refunded']);
+    },
+  );
+
+  // ------------------------------------------------------------------------------ mark_as_paid
+  check(
+    {
+      id: 'PUR-MARK-AS-PAID',
+      title: 'mark_as_paid/ {paid_on} of an unpaid purchase → 200 paid, marked_as_paid true, paid_on kept, nothing refundable',
+      cites: `${MARK}; openapi.yaml#markPurchaseAsPaid: "Nothing can be refunded (refundable_amount 0)"`,
+      level: 'informative',
+    },
+    async (ctx) => {
+      const { account, purchase } = await newPurchase(ctx.api);
+      const paidOn = (await nowSeconds(ctx)) - 3_600;
+      const marked = (await acted(account, purchase.id, 'mark_as_paid', { paid_on: paidOn })) as Purchase;
+      expect(marked).toMatchObject({ id: purchase.id, status: 'paid', marked_as_paid: true, refundable_amount: 0, refund_availability: 'none' });
+      expect(marked.payment).toMatchObject({ amount: TOTAL, paid_on: paidOn });
+      expect(await getPurchase(account, purchase.id)).toEqual(marked);
+      expectError(await act(account, purchase.id, 'refund', {}), '__all__', 'invalid_state', { alone: true });
+      expectError(await act(account, purchase.id, 'mark_as_paid', {}), '__all__', 'invalid_state', { alone: true });
+      await expectUnchanged(account, marked);
+    },
+  );
+
+  check(
+    {
+      id: 'PUR-MARK-AS-PAID-FUTURE',
+      title: 'mark_as_paid/ with paid_on after now → 400 paid_on max_value; the purchase stays unpaid',
+      cites: 'openapi.yaml#markPurchaseAsPaid: "not after now on the sandbox clock, else 400 max_value"',
+      level: 'informative',
+    },
+    async (ctx) => {
+      const { account, purchase } = await newPurchase(ctx.api);
+      expectError(await act(account, purchase.id, 'mark_as_paid', { paid_on: (await nowSeconds(ctx)) + 86_400 }), 'paid_on', 'max_value', { alone: true });
+      await expectUnchanged(account, purchase);
+    },
+  );
+});

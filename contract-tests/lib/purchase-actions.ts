@@ -1,0 +1,67 @@
+// Builders for the platform's purchase actions (capture/, release/, refund/, mark_as_paid/,
+// resend_invoice/): a purchase brought to the status an action starts from, the action itself, and
+// what the simulator recorded of it (its events and e-mails). A purchase reaches `hold` or `paid`
+// only through the simulated checkout (POST /sim/v1/purchases/{id}/pay), so the builders that make
+// one are for checks that require 'payments'; `created` and marked-as-paid purchases need nothing
+// beyond the API.
+
+import { expect } from 'vitest';
+import type { ApiClient, Reply } from './client.ts';
+import { expectStatus } from './primitives.ts';
+import { createPurchase, listAll, mainClient, pay, type Account, type Client, type Email, type Purchase } from './scenario.ts';
+import type { SimEvent } from './records.ts';
+
+type Node = Record<string, any>;
+
+/** The amount every purchase made here costs: one product of 12.00 (primitives.ts, `purchaseBody`). */
+export const TOTAL = 1200;
+
+export type Action = 'capture' | 'release' | 'refund' | 'mark_as_paid' | 'resend_invoice';
+
+/** POST /purchases/{id}/{action}/ with `body` (none when undefined). */
+export const act = (account: Account, id: string, action: Action, body?: Node): Promise<Reply> =>
+  account.api.post(`/purchases/${id}/${action}/`, body);
+
+/** An action that must answer 200; its body (a Purchase, or the Payment of a refund). */
+export async function acted(account: Account, id: string, action: Action, body?: Node): Promise<any> {
+  return expectStatus(await act(account, id, action, body), 200, `${action}/`);
+}
+
+/** A new client of the main account with a purchase of TOTAL in `created` (`overrides` to its fields). */
+export async function newPurchase(api: ApiClient, overrides: Node = {}): Promise<{ account: Account; client: Client; purchase: Purchase }> {
+  const { account, client } = await mainClient(api);
+  return { account, client, purchase: await createPurchase(account, client.id, overrides) };
+}
+
+/** A purchase with skip_capture paid at the simulated checkout: on `hold`. Requires 'payments'. */
+export async function heldPurchase(api: ApiClient) {
+  const made = await newPurchase(api, { skip_capture: true });
+  const held = await pay(made.account, made.purchase.id);
+  expect(held.status, 'a skip_capture purchase paid at checkout is on hold').toBe('hold');
+  return { ...made, purchase: held };
+}
+
+/** A purchase paid at the simulated checkout. Requires 'payments'. */
+export async function paidPurchase(api: ApiClient) {
+  const made = await newPurchase(api);
+  const paid = await pay(made.account, made.purchase.id);
+  expect(paid.status, 'a purchase paid at checkout').toBe('paid');
+  return { ...made, purchase: paid };
+}
+
+/** The event types recorded for one object, oldest first (GET /sim/v1/events is newest first). Requires 'events'. */
+export async function eventsOf(account: Account, objectId: string): Promise<string[]> {
+  const events = await listAll<SimEvent>(account.api.sim, '/events');
+  return events.filter((event) => event.object_id === objectId).map((event) => event.event_type).reverse();
+}
+
+/** The e-mails of one purchase, oldest first. Requires 'events'. */
+export async function emailsOf(account: Account, purchaseId: string): Promise<Email[]> {
+  return (await listAll<Email>(account.api.sim, '/outbox')).filter((mail) => mail.purchase_id === purchaseId).reverse();
+}
+
+/** The purchase reads back as `expected` (an action that was refused changed nothing). */
+export async function expectUnchanged(account: Account, expected: Purchase): Promise<void> {
+  const read = expectStatus(await account.api.get(`/purchases/${expected.id}/`), 200, 'get purchase');
+  expect(read, 'a refused action changes nothing').toEqual(expected);
+}
