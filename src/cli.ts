@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `billing-sim [serve|contract|proxy|export|import] [flags]` (no command: serve), `billing-sim --version`,
+// `billing-sim [serve|contract|proxy|scenario|export|import] [flags]` (no command: serve), `billing-sim --version`,
 // `billing-sim [command] --help`. Every flag also comes from the environment as BILLING_SIM_<FLAG>
 // (cli-args.ts). Exit codes: 0 ok, 1 a failed check, 2 a usage or configuration error (one line).
 // Parses flags into options and calls the library; nothing else happens here.
@@ -17,12 +17,13 @@ import { DataFileError } from './store/sqlite-rows.ts';
 import { DEFAULT_PROXY_PORT } from './proxy/limits.ts';
 import { integerFlag, parseCommand, requiredFlag, stringFlag, UsageError, type FlagSpec } from './cli-args.ts';
 
-const USAGE = `usage: billing-sim [serve|contract|proxy|export|import] [flags]   (no command: serve)
+const USAGE = `usage: billing-sim [serve|contract|proxy|scenario|export|import] [flags]   (no command: serve)
        billing-sim <command> --help     the command's flags
        billing-sim --version
   serve     runs the simulator (API under /api/v1, control API under /sim/v1, dashboard at /)
   contract  checks a server against openapi.yaml (without --base-url: a simulator it starts)
   proxy     forwards to a server and checks its live traffic against openapi.yaml
+  scenario  runs scenario files (YAML): steps in a sandbox of their own, with expectations
   export    writes a sandbox of a data file as a JSON snapshot
   import    adds a JSON snapshot to a data file as a new sandbox
 Every flag can also be set in the environment as BILLING_SIM_<FLAG>, e.g. BILLING_SIM_PORT=4011,
@@ -116,6 +117,23 @@ const PROXY_USAGE = `usage: billing-sim proxy --upstream URL [--port N] [--host 
   --junit     write the report as JUnit XML to this file on exit (one test case per operation seen)
 Each flag also from the environment: BILLING_SIM_UPSTREAM, BILLING_SIM_PORT, BILLING_SIM_HOST,
 BILLING_SIM_REPORT, BILLING_SIM_JUNIT.`;
+
+const SCENARIO_FLAGS: Record<string, FlagSpec> = {
+  origin: { type: 'string' },
+  junit: { type: 'string' },
+};
+
+const SCENARIO_USAGE = `usage: billing-sim scenario run [--origin URL] [--junit FILE] FILE|FOLDER...
+  runs scenario files (YAML, checked against scenario.schema.json): each scenario makes a sandbox of
+  its own and runs its steps (request, pay, advance, expect) in order; a failed step is printed with
+  what it expected and what came, and the run goes on with the next scenario. A folder: its .yaml and
+  .yml files, by name. Every file is checked before any runs.
+  --origin  a running simulator to use, e.g. http://127.0.0.1:4010 (default: one started for the run
+            on a free port); a failed scenario's sandbox is kept there and its token printed
+  --junit   also write a JUnit XML report to this file (one test case per scenario)
+Each flag also from the environment: BILLING_SIM_ORIGIN, BILLING_SIM_JUNIT.
+Exit status: 0 every scenario passed, 1 one failed, 2 a usage error, a file that is not a valid
+scenario (its name, line and the path of the first bad value), or a server that cannot run them.`;
 
 const EXPORT_FLAGS: Record<string, FlagSpec> = {
   data: { type: 'string' },
@@ -281,6 +299,25 @@ async function proxy(args: string[]): Promise<void> {
   report         ${running.url}/__proxy/report`);
 }
 
+async function scenario(args: string[]): Promise<number> {
+  const parsed = parseCommand('scenario', args, SCENARIO_FLAGS, SCENARIO_USAGE);
+  if (!parsed) return 0;
+  const { values, positionals } = parsed;
+  const [action, ...files] = positionals;
+  if (action !== 'run') throw new UsageError(action === undefined ? 'expected "run" and scenario files' : `unknown scenario action "${action}" (expected run)`, 'scenario');
+  if (files.length === 0) throw new UsageError('expected at least 1 scenario file or folder', 'scenario');
+  const { runScenarioFiles } = await import('./scenario/run.ts');
+  const { ScenarioError } = await import('./scenario/load.ts');
+  try {
+    return await runScenarioFiles({ files, origin: stringFlag(values.origin), junit: stringFlag(values.junit) });
+  } catch (error) {
+    // A file that is not a scenario, or a server that cannot run one: the configuration's fault.
+    if (!(error instanceof ScenarioError)) throw error;
+    console.error(`billing-sim: ${error.message}`);
+    return 2;
+  }
+}
+
 async function exportCommand(args: string[]): Promise<void> {
   const parsed = parseCommand('export', args, EXPORT_FLAGS, EXPORT_USAGE);
   if (!parsed) return;
@@ -329,6 +366,8 @@ async function main(argv: string[]): Promise<number | undefined> {
     case 'proxy':
       await proxy(args);
       return undefined;
+    case 'scenario':
+      return scenario(args);
     case 'export':
       await exportCommand(args);
       return 0;

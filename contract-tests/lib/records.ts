@@ -109,6 +109,7 @@ export interface Email {
   to: string;
   purchase_id: string;
   sent_on: number;
+  subject: string;
 }
 
 export type Errors = Record<string, { message: string; code: string }[]>;

@@ -34,3 +34,9 @@ const PLATFORM: ReadonlySet<string> = new Set(PLATFORM_EVENTS);
 
 /** Whether events of this type are POSTed to webhooks (a platform event); simulator-only ones stay in /sim/v1/events. */
 export const isDeliveredToWebhooks = (eventType: string): eventType is PlatformEvent => PLATFORM.has(eventType);
+
+/**
+ * The simulator's own event names, recorded in /sim/v1/events and never delivered. With
+ * PLATFORM_EVENTS, the names `GET /sim/v1/events?type=` accepts (openapi.yaml lists the same).
+ */
+export const SIMULATOR_EVENTS = ['purchase.sent', 'purchase.viewed', 'purchase.overdue', 'purchase.expired', 'purchase.refunded', 'billing_template_client.activated'] as const;

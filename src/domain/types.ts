@@ -182,7 +182,10 @@ export interface Purchase extends Resource {
   force_recurring: boolean;
   is_recurring_token: boolean;
   payment_method_whitelist: string[] | null;
-  /** Stored as a path (`/checkout/{id}/`); the HTTP layer prefixes the origin the client called. */
+  /**
+   * Stored as a path (`/checkout/{id}/`, or `/checkout/{sandbox_id}/{id}/` in a sandbox created with
+   * a seed); the HTTP layer prefixes the origin the client called.
+   */
   checkout_url: string;
   success_redirect: string | null;
   failure_redirect: string | null;
@@ -236,6 +239,8 @@ export interface OutboxEmail {
   to: string;
   purchase_id: string;
   sent_on: number;
+  /** domain/emails.ts emailSubject, when it was sent. */
+  subject: string;
 }
 
 export interface Webhook extends Resource {

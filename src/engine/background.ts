@@ -1,15 +1,17 @@
 // Work no request is waiting for: webhook deliveries queued by a request, and, for sandboxes whose
 // clock runs with wall time, jobs that fall due as time passes. Everything that reads or changes a
 // sandbox runs one turn at a time through SandboxSerial; a webhook POST runs outside any turn, and
-// only its answer is recorded in one, so a receiver that never answers holds up nothing.
+// only its answer is logged in one, when it comes (at the latest when the attempt's 5 s are up), so a
+// receiver that never answers holds up nothing.
 
 import type { Clock, Ids } from '../domain/context.ts';
 import type { Sandbox, Store } from '../store/store.ts';
 import { sandboxClock, sandboxNow } from './clock.ts';
 import { MAX_EVENTS_PER_SANDBOX, trimEvents } from './limits.ts';
 import { nextDueAt } from './queue.ts';
+import { sandboxIds } from './sandboxes.ts';
 import { catchUp, type RunOptions } from './time.ts';
-import { acknowledge, post, type Attempt } from './webhooks.ts';
+import { post, recordAnswer, type Answer, type Attempt } from './webhooks.ts';
 
 /** Runs the work of each sandbox in order, one piece at a time. */
 export class SandboxSerial {
@@ -39,7 +41,7 @@ const LONGEST_SLEEP_MS = 60_000;
 
 export class Background {
   private readonly timers = new Map<string, NodeJS.Timeout>();
-  /** Deliveries whose POST is out: a retry that falls due meanwhile counts as unanswered, and is not sent twice at once. */
+  /** Deliveries whose POST is out ("sandbox delivery", as ids of seeded sandboxes repeat): a retry due meanwhile is not sent twice at once. */
   private readonly posting = new Set<string>();
   private stopped = false;
 
@@ -64,21 +66,44 @@ export class Background {
   }
 
   /**
-   * Sends an attempt after the current turn, and records an acknowledgement in a turn of its own;
-   * a failure needs no turn, as the attempt scheduled its retry when it started.
+   * Sends an attempt after the current turn, and logs its answer in a turn of its own. A delivery
+   * whose earlier POST is still out (a frozen clock advanced past its retries within the 5 s the
+   * receiver has) is not sent twice at once: that attempt is logged as not sent.
    */
   deliver(attempt: Attempt): void {
-    if (this.posting.has(attempt.deliveryId)) return;
-    this.posting.add(attempt.deliveryId);
+    const key = `${attempt.sandboxId} ${attempt.deliveryId}`;
+    if (this.posting.has(key)) {
+      this.log(attempt, { status: null, error: 'not sent: the previous attempt was still waiting for its answer', durationMs: 0 });
+      return;
+    }
+    this.posting.add(key);
     setImmediate(() => {
-      void post(attempt).then(async (acknowledged) => {
-        this.posting.delete(attempt.deliveryId);
-        if (!acknowledged || this.stopped) return;
-        await this.inTurn(attempt.sandboxId, async (sandbox) => acknowledge(sandbox, attempt.deliveryId, { clock: sandboxClock(sandbox.clock, this.wall), ids: this.ids }));
-        // The object's next delivery is due now.
-        this.wake(attempt.sandboxId);
+      void post(attempt).then((answer) => {
+        this.posting.delete(key);
+        this.log(attempt, answer);
       });
     });
+  }
+
+  private log(attempt: Attempt, answer: Answer): void {
+    if (this.stopped) return;
+    let released = false;
+    void this.inTurn(attempt.sandboxId, async (sandbox) => {
+      released = recordAnswer(sandbox, attempt.deliveryId, attempt.index, answer, this.context(sandbox));
+    }).then(() => {
+      // The object's next delivery is due now.
+      if (released) this.wake(attempt.sandboxId);
+    });
+  }
+
+  /** Stops looking at a sandbox that is gone (DELETE /sim/v1/sandbox); answers still out find nothing to log. */
+  forget(sandboxId: string): void {
+    clearTimeout(this.timers.get(sandboxId));
+    this.timers.delete(sandboxId);
+  }
+
+  private context(sandbox: Sandbox) {
+    return { clock: sandboxClock(sandbox.clock, this.wall), ids: sandboxIds(sandbox, this.ids) };
   }
 
   /** Runs whatever is due in the sandbox soon after the current request, then plans the next look. */
@@ -88,7 +113,7 @@ export class Background {
     setImmediate(() => {
       if (this.stopped) return;
       void this.inTurn(sandboxId, async (sandbox) => {
-        await catchUp(sandbox, this.wall, this.ids, this.runOptions);
+        await catchUp(sandbox, this.wall, sandboxIds(sandbox, this.ids), this.runOptions);
       });
     });
   }

@@ -42,3 +42,45 @@ export function createIds(seed?: number, skip = 0): CountedIds {
   for (; drawn < skip; drawn += 1) faker.string.uuid();
   return { uuid: () => ((drawn += 1), faker.string.uuid()), drawn: () => drawn };
 }
+
+const TWO_32 = 2 ** 32;
+
+/**
+ * lowbias32 (Chris Wellons's integer hash): a bijection of 32-bit integers in which every input bit
+ * moves every output bit. Being a bijection is what makes the ids below unique, not just likely so.
+ */
+function mix(x: number): number {
+  x ^= x >>> 16;
+  x = Math.imul(x, 0x7feb352d);
+  x ^= x >>> 15;
+  x = Math.imul(x, 0x846ca68b);
+  x ^= x >>> 16;
+  return x >>> 0;
+}
+
+const hex8 = (x: number): string => x.toString(16).padStart(8, '0');
+
+/**
+ * Id number `n` (0, 1, 2, …) of a sandbox created with `seed` (POST /sim/v1/sandboxes {"seed"}): a
+ * UUID v4 computed from the pair, so that a sandbox resumes its sequence from the count alone (a
+ * data file or a snapshot keeps `idsDrawn`), with no generator to replay. Its first 32 bits are a
+ * bijection of n's low half for a given seed, so the ids of one sandbox never repeat before 2^32 of
+ * them; the other 90 random-looking bits are mixed from those and the seed.
+ */
+export function seededUuid(seed: number, n: number): string {
+  const key = mix(mix(seed % TWO_32) ^ mix((Math.floor(seed / TWO_32) % TWO_32) ^ 0x9e3779b9) ^ mix(Math.floor(n / TWO_32) ^ 0x85ebca6b));
+  const a = mix((n % TWO_32) ^ key);
+  const b = hex8(mix(a ^ 0x27d4eb2f ^ key));
+  const c = mix(a ^ 0x165667b1);
+  const d = hex8(mix(c ^ key));
+  const cx = hex8(c);
+  const variant = (8 | ((c >>> 28) & 3)).toString(16);
+  const text = `${hex8(a)}-${b.slice(0, 4)}-4${b.slice(5)}-${variant}${cx.slice(1, 4)}-${cx.slice(4)}${d}`;
+  return Buffer.from(text, 'latin1').toString('latin1');
+}
+
+/** Ids of a seeded sandbox from position `from` on, counting what was drawn (see seededUuid). */
+export function sandboxSeededIds(seed: number, from = 0): CountedIds {
+  let drawn = from;
+  return { uuid: () => seededUuid(seed, drawn++), drawn: () => drawn };
+}

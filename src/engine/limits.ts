@@ -9,6 +9,12 @@ import type { Sandbox } from '../store/store.ts';
 export const MAX_EVENTS_PER_SANDBOX = 100_000;
 
 /**
+ * Done webhook deliveries kept per sandbox, newest (GET /sim/v1/webhook_deliveries). Each keeps its
+ * signed body (about 1.5 KB), so the log of one sandbox stays under about 15 MB however long it runs.
+ */
+export const MAX_DELIVERIES_KEPT = 10_000;
+
+/**
  * Purchases one sandbox may hold. Each billing keeps a purchase and its e-mail, about 1.6 KB of
  * memory together, so the limit keeps a sandbox under about 800 MB: 1,000 monthly subscribers fit
  * for 35 years (the up-front bound counts a month as 28 days), and a 100-year advance of them is refused before it starts rather than running the

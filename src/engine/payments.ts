@@ -12,7 +12,7 @@ import type { Sandbox, TokenOutcome } from '../store/store.ts';
 import { launchOnFirstPayment } from './launch.ts';
 import { schedule } from './queue.ts';
 import { recordEvent, savePurchase, sendEmail } from './records.ts';
-import { saveToken } from './tokens.ts';
+import { nextTokenOutcome, saveToken } from './tokens.ts';
 
 /** Counts of what an advance or a request processed, reported by POST /sim/v1/clock/advance. */
 export interface Processed {
@@ -116,8 +116,17 @@ function resolveMethod(purchase: Purchase, requested: unknown): string {
   return method;
 }
 
+/** `token_outcomes`, or the older `token_outcome` as a sequence of one; not both. */
+function tokenOutcomes(input: Input): TokenOutcome[] {
+  if (input.token_outcomes !== undefined && input.token_outcome !== undefined) {
+    throw fieldError('token_outcomes', errors.invalid('Send token_outcomes or token_outcome, not both: token_outcome "x" means token_outcomes ["x"].'));
+  }
+  return (input.token_outcomes as TokenOutcome[] | undefined) ?? [(input.token_outcome as TokenOutcome | undefined) ?? 'success'];
+}
+
 /** POST /sim/v1/purchases/{id}/pay: what the checkout page does when the client pays. */
 export function payAtCheckout(sandbox: Sandbox, purchase: Purchase, input: Input, ctx: Context): Purchase {
+  const outcomes = tokenOutcomes(input);
   assertPayable(purchase);
   const method = resolveMethod(purchase, input.method);
   const recurring = PAYMENT_METHODS.find((m) => m.name === method)?.recurring ?? false;
@@ -130,7 +139,7 @@ export function payAtCheckout(sandbox: Sandbox, purchase: Purchase, input: Input
   // force_recurring saves the credentials "when the payment method supports it, without giving the customer a choice".
   let payable = purchase;
   if (recurring && (input.save_token === true || purchase.force_recurring)) {
-    saveToken(sandbox, purchase, method, (input.token_outcome as TokenOutcome | undefined) ?? 'success', ctx);
+    saveToken(sandbox, purchase, method, outcomes, ctx);
     payable = { ...purchase, is_recurring_token: true };
   }
   return collect(sandbox, payable, method, null, 'execute', ctx);
@@ -161,7 +170,7 @@ export function usableToken(sandbox: Sandbox, purchase: Purchase, tokenId: strin
 export function chargeWithToken(sandbox: Sandbox, purchase: Purchase, tokenId: string, ctx: Context): Purchase {
   assertPayable(purchase);
   const token = usableToken(sandbox, purchase, tokenId, ctx.clock.now());
-  if (sandbox.tokenOutcomes.get(token.id) === 'failure') {
+  if (nextTokenOutcome(sandbox, token.id) === 'failure') {
     savePurchase(sandbox, declined(purchase, 'recurring_execute', token.payment_method, purchase.status, ctx), 'purchase.payment_failure', ctx);
     throw fieldError(ALL, errors.chargeError(`The charge was declined: ${DECLINED.message} See transaction_data.attempts of the purchase.`));
   }
@@ -187,7 +196,7 @@ export function chargeAutomatically(
     return sent;
   }
   processed.charges += 1;
-  if (sandbox.tokenOutcomes.get(token.id) === 'failure') {
+  if (nextTokenOutcome(sandbox, token.id) === 'failure') {
     const failed = savePurchase(sandbox, declined(purchase, 'recurring_execute', token.payment_method, 'sent', ctx), 'purchase.subscription_charge_failure', ctx);
     if (subscriber.send_invoice_on_charge_failure) sendEmail(sandbox, 'invoice', failed, ctx);
     return failed;

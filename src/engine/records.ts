@@ -2,6 +2,7 @@
 // the object as it now is, and e-mails land in the outbox. One place, so no path forgets either.
 
 import { unixSeconds, type Context } from '../domain/context.ts';
+import { emailSubject, type EmailKind } from '../domain/emails.ts';
 import type { Purchase, Resource, SimEvent } from '../domain/types.ts';
 import type { Sandbox } from '../store/store.ts';
 import { schedule } from './queue.ts';
@@ -27,13 +28,15 @@ export function savePurchase(sandbox: Sandbox, purchase: Purchase, eventType: st
   return purchase;
 }
 
-export function sendEmail(sandbox: Sandbox, kind: 'invoice' | 'receipt', purchase: Purchase, ctx: Context): void {
+export function sendEmail(sandbox: Sandbox, kind: EmailKind, purchase: Purchase, ctx: Context): void {
+  const template = purchase.billing_template_id === null ? undefined : sandbox.templates.get(purchase.billing_template_id);
   sandbox.outbox.push({
     id: ctx.ids.uuid(),
     kind,
     to: purchase.client.email,
     purchase_id: purchase.id,
     sent_on: unixSeconds(ctx.clock.now()),
+    subject: emailSubject(kind, purchase, template?.title),
   });
 }
 

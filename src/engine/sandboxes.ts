@@ -1,11 +1,13 @@
 // Creating and resetting sandboxes. A sandbox is one merchant account: a company, one brand, a
 // clock, and (when asked) the fixtures. The default sandbox draws every id from its seed, so it
-// and its token are the same on every start with the same seed and secret.
+// and its token are the same on every start with the same seed and secret. A sandbox created with
+// a seed draws its object ids from a sequence of its own (engine/ids.ts seededUuid): the same
+// requests give the same ids on every run, and in every sandbox of that seed on one server.
 
 import type { Clock, Ids } from '../domain/context.ts';
 import { seedFixtures } from '../../fixtures/seed.ts';
 import { clockAt, sandboxClock, sandboxNow } from './clock.ts';
-import { createIds, seededFaker } from './ids.ts';
+import { createIds, sandboxSeededIds, seededFaker, seededUuid } from './ids.ts';
 import { emptySandbox, type Sandbox } from '../store/store.ts';
 
 export const DEFAULT_SEED = 1;
@@ -17,20 +19,26 @@ export interface SandboxOptions {
   seed: number;
   /** Draw the sandbox's own ids from `seed` too (the default sandbox). */
   seededIds?: boolean;
+  /** Draw every object id from the sandbox's own sequence of `seed` (POST /sim/v1/sandboxes {"seed"}); the sandbox id stays the server's. */
+  ownIds?: boolean;
 }
 
 export function createSandbox(options: SandboxOptions, wall: Clock, ids: Ids): Sandbox {
-  const source = options.seededIds ? createIds(options.seed) : ids;
+  const seeded = options.seededIds ? createIds(options.seed) : undefined;
+  const id = (seeded ?? ids).uuid();
+  const own = options.ownIds ? sandboxSeededIds(options.seed) : undefined;
+  const source = seeded ?? own ?? ids;
   const sandbox = emptySandbox({
-    id: source.uuid(),
+    id,
     companyId: source.uuid(),
     brands: [{ id: source.uuid(), name: 'Sandbox brand' }],
-    origin: { fixtures: options.fixtures, seed: options.seed, seededIds: options.seededIds ?? false },
+    origin: { fixtures: options.fixtures, seed: options.seed, seededIds: options.seededIds ?? false, ownIds: options.ownIds ?? false },
     clock: clockAt(options.nowMs, options.frozen, wall),
   });
   if (options.fixtures) {
     seedFixtures(sandbox, seededFaker(options.seed), { clock: sandboxClock(sandbox.clock, wall), ids: source });
   }
+  sandbox.idsDrawn = own?.drawn() ?? 0;
   return sandbox;
 }
 
@@ -51,3 +59,20 @@ export function resetSandbox(sandbox: Sandbox, wall: Clock, ids: Ids): Sandbox {
   );
   return sandbox.origin.seededIds ? fresh : { ...fresh, id: sandbox.id, companyId: sandbox.companyId, brands: sandbox.brands };
 }
+
+/**
+ * Where a turn of the sandbox draws ids: its own sequence (`origin.ownIds`), counted in
+ * `idsDrawn`, which the store saves with the sandbox, or else the server's.
+ */
+export function sandboxIds(sandbox: Sandbox, server: Ids): Ids {
+  if (!sandbox.origin.ownIds) return server;
+  return { uuid: () => seededUuid(sandbox.origin.seed, sandbox.idsDrawn++) };
+}
+
+/**
+ * The sandbox id that its checkout links name, or null. Checkout links carry no token, so a link
+ * must lead to one purchase: a random id is unique on the server (an import renames ids already
+ * taken), but the ids of a sandbox created with a seed repeat in every sandbox of that seed, so its
+ * links are `/checkout/{sandbox_id}/{purchase_id}/`.
+ */
+export const checkoutScope = (sandbox: Sandbox): string | null => (sandbox.origin.ownIds ? sandbox.id : null);

@@ -23,7 +23,7 @@ function index(sandbox: Sandbox): Map<string, string[]> {
 const MASKS: Record<string, string> = { visa: '•••• 4242', mastercard: '•••• 4444', maestro: '•••• 0005', direct_debit: 'DE89 •••• 3000' };
 
 /** The token a successful payment saves: its id is the purchase's (DESIGN.md §3), its service type the purchase's. */
-export function saveToken(sandbox: Sandbox, purchase: Purchase, method: string, outcome: TokenOutcome, ctx: Context): RecurringToken {
+export function saveToken(sandbox: Sandbox, purchase: Purchase, method: string, outcomes: TokenOutcome[], ctx: Context): RecurringToken {
   const now = unixSeconds(ctx.clock.now());
   const token: RecurringToken = {
     id: purchase.id,
@@ -39,8 +39,19 @@ export function saveToken(sandbox: Sandbox, purchase: Purchase, method: string, 
   const ids = index(sandbox);
   ids.set(token.client_id, [...(ids.get(token.client_id) ?? []), token.id]);
   sandbox.tokens.set(token.id, token);
-  sandbox.tokenOutcomes.set(token.id, outcome);
+  sandbox.tokenOutcomes.set(token.id, outcomes);
   return token;
+}
+
+/**
+ * How the next charge with the token goes (`token_outcomes` of the payment that saved it): the
+ * first outcome of its sequence, which this charge uses up; the last one stays for every charge
+ * after it. So ["failure", "success"] declines one charge and accepts the rest.
+ */
+export function nextTokenOutcome(sandbox: Sandbox, tokenId: string): TokenOutcome {
+  const outcomes = sandbox.tokenOutcomes.get(tokenId) ?? [];
+  if (outcomes.length > 1) sandbox.tokenOutcomes.set(tokenId, outcomes.slice(1));
+  return outcomes[0] ?? 'success';
 }
 
 /**

@@ -7,16 +7,20 @@
 // later events wait behind it. Attempts are jobs of the sandbox's queue, so they start in time order
 // with the rest; the POST itself goes out after the sandbox's turn (engine/background.ts), so a
 // receiver that never answers holds no request and no advance. An attempt therefore schedules its
-// retry when it starts, as if it will fail: an acknowledgement, recorded in a later turn, ends the
-// delivery, and the retry job then finds nothing to do. A crash while a POST is out loses nothing.
+// retry when it starts, as if it will fail, and logs itself with no answer yet; the answer (status
+// or error, and how long it took) is logged in a later turn. A 2xx ends the delivery, and the retry
+// job then finds nothing to do. A crash while a POST is out loses nothing but that answer. A done
+// delivery stays, delivered or failed, in the sandbox's delivery log (delivery-log.ts).
 
 import { generateKeyPair, sign, type RSAKeyPairOptions } from 'node:crypto';
 import { promisify } from 'node:util';
-import type { Context } from '../domain/context.ts';
+import { unixSeconds, type Context } from '../domain/context.ts';
+import { ALL, errors, fieldError, notFound } from '../domain/errors.ts';
 import { isDeliveredToWebhooks } from '../domain/events.ts';
 import type { Purchase, SimEvent } from '../domain/types.ts';
 import { subscribes } from '../domain/webhooks.ts';
-import type { Delivery, Sandbox, SigningKey } from '../store/store.ts';
+import type { Delivery, DeliveryTry, Sandbox, SigningKey } from '../store/store.ts';
+import { markDone } from './delivery-log.ts';
 import { schedule } from './queue.ts';
 
 /** Waits after the 1st, 2nd, … failed attempt; the last attempt has ATTEMPT_TIMEOUT_MS to answer. */
@@ -30,6 +34,8 @@ export const MAX_ANSWER_BYTES = 64 * 1024;
 export interface Attempt {
   sandboxId: string;
   deliveryId: string;
+  /** Its place in the delivery's `tries`, where its answer is logged. */
+  index: number;
   url: string;
   body: string;
   signature: string;
@@ -78,56 +84,150 @@ export function enqueueDeliveries(sandbox: Sandbox, event: SimEvent, ctx: Contex
   if (!isDeliveredToWebhooks(event.event_type)) return;
   for (const webhook of sandbox.webhooks.values()) {
     if (!subscribes(webhook, event.event_type)) continue;
-    const delivery: Delivery = { id: ctx.ids.uuid(), webhookId: webhook.id, objectId: event.object_id, body: deliveryBody(sandbox, event), attempts: 0 };
-    sandbox.deliveries.set(delivery.id, delivery);
-    const waiting = sandbox.deliveryQueues.get(event.object_id) ?? [];
-    waiting.push(delivery.id);
-    sandbox.deliveryQueues.set(event.object_id, waiting);
-    // Only the object's oldest delivery is scheduled; the next one is when it is done.
-    if (waiting.length === 1) schedule(sandbox, { at: ctx.clock.now(), kind: 'webhook', id: delivery.id });
-  }
-}
-
-/** The delivery is done (acknowledged or given up): the object's next one goes now. */
-function finish(sandbox: Sandbox, delivery: Delivery, ctx: Context): void {
-  sandbox.deliveries.delete(delivery.id);
-  const waiting = (sandbox.deliveryQueues.get(delivery.objectId) ?? []).filter((id) => id !== delivery.id);
-  if (waiting.length === 0) sandbox.deliveryQueues.delete(delivery.objectId);
-  else {
-    sandbox.deliveryQueues.set(delivery.objectId, waiting);
-    schedule(sandbox, { at: ctx.clock.now(), kind: 'webhook', id: waiting[0]! });
+    queueDelivery(sandbox, { webhookId: webhook.id, objectId: event.object_id, body: deliveryBody(sandbox, event), eventId: event.id, eventType: event.event_type, url: webhook.callback }, ctx);
   }
 }
 
 /**
- * Starts an attempt of a queued delivery: counts it, schedules the next try (or, after the last,
- * giving up), and returns the POST to make. Undefined when there is nothing to send: the delivery
- * was acknowledged or dropped, or its webhook is gone.
+ * Adds a delivery behind the object's earlier ones (an object's events arrive in order) and returns
+ * it. Only the object's oldest delivery is scheduled; the next one is when it is done.
+ */
+export function queueDelivery(sandbox: Sandbox, fields: Pick<Delivery, 'webhookId' | 'objectId' | 'body' | 'eventId' | 'eventType' | 'url'>, ctx: Context): Delivery {
+  const now = ctx.clock.now();
+  const waiting = sandbox.deliveryQueues.get(fields.objectId) ?? [];
+  const first = waiting.length === 0;
+  const delivery: Delivery = { id: ctx.ids.uuid(), ...fields, attempts: 0, status: 'pending', tries: [], nextAttemptAt: first ? now : null, createdOn: unixSeconds(now) };
+  sandbox.deliveries.set(delivery.id, delivery);
+  sandbox.deliveryQueues.set(fields.objectId, [...waiting, delivery.id]);
+  if (first) schedule(sandbox, { at: now, kind: 'webhook', id: delivery.id });
+  return delivery;
+}
+
+/**
+ * POST /sim/v1/webhook_deliveries/{id}/resend: a new delivery of the same signed body to the same
+ * webhook (at its callback of now), queued now behind the object's pending deliveries, if any, so
+ * the object's order holds. A webhook deleted since cannot receive it: 400.
+ */
+export function resendDelivery(sandbox: Sandbox, id: string, ctx: Context): Delivery {
+  const original = sandbox.deliveries.get(id);
+  if (!original) throw notFound();
+  const webhook = sandbox.webhooks.get(original.webhookId);
+  if (!webhook) throw fieldError(ALL, errors.invalidState(`Its webhook ${original.webhookId} has been deleted; there is nowhere to send it.`));
+  const { webhookId, objectId, body, eventId, eventType } = original;
+  return queueDelivery(sandbox, { webhookId, objectId, body, eventId, eventType, url: webhook.callback }, ctx);
+}
+
+/** The delivery is done (acknowledged or given up): it stays in the log, and the object's next one goes now. */
+function finish(sandbox: Sandbox, delivery: Delivery, status: 'delivered' | 'failed', ctx: Context): void {
+  markDone(sandbox, { ...delivery, status, nextAttemptAt: null });
+  const waiting = (sandbox.deliveryQueues.get(delivery.objectId) ?? []).filter((id) => id !== delivery.id);
+  if (waiting.length === 0) sandbox.deliveryQueues.delete(delivery.objectId);
+  else {
+    sandbox.deliveryQueues.set(delivery.objectId, waiting);
+    const next = sandbox.deliveries.get(waiting[0]!);
+    if (next) sandbox.deliveries.set(next.id, { ...next, nextAttemptAt: ctx.clock.now() });
+    schedule(sandbox, { at: ctx.clock.now(), kind: 'webhook', id: waiting[0]! });
+  }
+}
+
+/** Attempts a delivery makes in all: the first and one per wait of RETRY_BACKOFF_MS. */
+export const MAX_ATTEMPTS = RETRY_BACKOFF_MS.length + 1;
+
+/**
+ * Starts an attempt of a queued delivery: counts and logs it, schedules the next try (or, after the
+ * last, giving up), and returns the POST to make. Undefined when there is nothing to send: the
+ * delivery is done, was dropped, or its webhook is gone.
  */
 export function startAttempt(sandbox: Sandbox, deliveryId: string, ctx: Context): Attempt | undefined {
   const delivery = sandbox.deliveries.get(deliveryId);
-  if (!delivery) return undefined;
+  if (delivery?.status !== 'pending') return undefined;
   const webhook = sandbox.webhooks.get(delivery.webhookId);
-  if (!webhook || delivery.attempts > RETRY_BACKOFF_MS.length) {
+  if (!webhook || delivery.attempts >= MAX_ATTEMPTS) {
     // Gone, or the last attempt went unanswered: the object's next delivery may go.
-    finish(sandbox, delivery, ctx);
+    finish(sandbox, delivery, 'failed', ctx);
     return undefined;
   }
-  const attempted = { ...delivery, attempts: delivery.attempts + 1 };
-  sandbox.deliveries.set(attempted.id, attempted);
-  const wait = RETRY_BACKOFF_MS[attempted.attempts - 1] ?? ATTEMPT_TIMEOUT_MS;
-  schedule(sandbox, { at: ctx.clock.now() + wait, kind: 'webhook', id: attempted.id });
-  return { sandboxId: sandbox.id, deliveryId, url: webhook.callback, body: delivery.body, signature: signature(delivery.body, webhookKey(sandbox, webhook.id)) };
+  const now = ctx.clock.now();
+  const attempts = delivery.attempts + 1;
+  const wait = RETRY_BACKOFF_MS[attempts - 1] ?? ATTEMPT_TIMEOUT_MS;
+  schedule(sandbox, { at: now + wait, kind: 'webhook', id: deliveryId });
+  const tried: DeliveryTry = { at: now, status: null, error: null, durationMs: null };
+  sandbox.deliveries.set(deliveryId, {
+    ...delivery,
+    attempts,
+    url: webhook.callback,
+    tries: [...delivery.tries, tried],
+    nextAttemptAt: attempts < MAX_ATTEMPTS ? now + wait : null,
+  });
+  return {
+    sandboxId: sandbox.id,
+    deliveryId,
+    index: delivery.tries.length,
+    url: webhook.callback,
+    body: delivery.body,
+    signature: signature(delivery.body, webhookKey(sandbox, webhook.id)),
+  };
 }
 
-/** The receiver answered 2xx: the delivery is done and the object's next one goes now. */
-export function acknowledge(sandbox: Sandbox, deliveryId: string, ctx: Context): void {
+/** What came of one POST. */
+export interface Answer {
+  status: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+const acknowledges = (answer: Answer): boolean => answer.error === null && answer.status !== null && answer.status >= 200 && answer.status < 300;
+
+/**
+ * Logs the answer to attempt `index` of a delivery. A 2xx ends the delivery (even one given up
+ * meanwhile: the receiver has it after all); a failed last attempt gives it up now rather than when
+ * its time runs out. Returns whether the object's next delivery was released, so it can go now.
+ */
+export function recordAnswer(sandbox: Sandbox, deliveryId: string, index: number, answer: Answer, ctx: Context): boolean {
   const delivery = sandbox.deliveries.get(deliveryId);
-  if (delivery) finish(sandbox, delivery, ctx);
+  if (!delivery?.tries[index]) return false;
+  const tries = delivery.tries.map((tried, i) => (i === index ? { ...tried, status: answer.status, error: answer.error, durationMs: answer.durationMs } : tried));
+  const answered = { ...delivery, tries };
+  if (acknowledges(answer)) {
+    if (delivery.status === 'pending') {
+      finish(sandbox, answered, 'delivered', ctx);
+      return true;
+    }
+    sandbox.deliveries.set(deliveryId, { ...answered, status: 'delivered' });
+    return false;
+  }
+  // The answer to the last attempt there will be (a delivery saved before the log has fewer tries than attempts).
+  if (delivery.status === 'pending' && delivery.attempts === MAX_ATTEMPTS && index === delivery.tries.length - 1) {
+    finish(sandbox, answered, 'failed', ctx);
+    return true;
+  }
+  sandbox.deliveries.set(deliveryId, answered);
+  return false;
 }
 
-/** Whether the receiver acknowledged the POST (2xx) within the time it has. Never throws. */
-export async function post(attempt: Attempt): Promise<boolean> {
+/** What a failed POST is logged as: the few causes a receiver's developer meets, else the error's own words. */
+function describeFailure(error: unknown): string {
+  const failure = error as { name?: string; message?: string; cause?: { code?: string; name?: string; message?: string } };
+  if (failure.name === 'TimeoutError' || failure.cause?.name === 'TimeoutError') return 'timeout';
+  switch (failure.cause?.code) {
+    case 'ECONNREFUSED':
+      return 'connection refused';
+    case 'ECONNRESET':
+    case 'UND_ERR_SOCKET':
+      return 'connection reset';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'host not found';
+    default:
+      return failure.cause?.message ?? failure.message ?? String(error);
+  }
+}
+
+/** Makes the POST within the time the receiver has, and says what came of it. Never throws. */
+export async function post(attempt: Attempt): Promise<Answer> {
+  const started = performance.now();
+  const answer = (status: number | null, error: string | null): Answer => ({ status, error, durationMs: Math.round(performance.now() - started) });
+  let status: number | null = null;
   try {
     const res = await fetch(attempt.url, {
       method: 'POST',
@@ -136,10 +236,11 @@ export async function post(attempt: Attempt): Promise<boolean> {
       redirect: 'manual',
       signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
     });
+    status = res.status;
     await readAtMost(res, MAX_ANSWER_BYTES);
-    return res.status >= 200 && res.status < 300;
-  } catch {
-    return false;
+    return answer(status, null);
+  } catch (error) {
+    return answer(status, describeFailure(error));
   }
 }
 

@@ -10,6 +10,8 @@ import type { Store } from '../store/store.ts';
 import { Background, SandboxSerial } from '../engine/background.ts';
 import { DEFAULT_SECRET, TokenService } from './auth.ts';
 import { dispatcher } from './dispatch.ts';
+import { FaultRegistry } from './faults.ts';
+import { faultHandlers } from './handlers/faults.ts';
 import { errorHandler, MAX_BODY, notFoundHandler, requireJson } from './errors.ts';
 import { MAX_EVENTS_PER_SANDBOX } from '../engine/limits.ts';
 import type { Services } from './handler.ts';
@@ -73,7 +75,10 @@ export function createApp(deps: AppDeps): App {
   // Not strict: any JSON value parses, so `42` or `null` where an object belongs is a schema error
   // naming what was expected, not a "parse error" on valid JSON.
   app.use(express.json({ limit: MAX_BODY, strict: false, type: ['application/json', 'application/*+json'] }));
-  app.use(dispatcher({ routes, publicHandlers, sandboxHandlers, bodyUpgrades }, services));
+  // In memory beside the dispatcher, one per app: faults are no sandbox state (faults.ts).
+  const faults = new FaultRegistry(routes.operations, (sandboxId) => deps.store.get(sandboxId) !== undefined);
+  const handlers = { ...sandboxHandlers, ...faultHandlers(faults) };
+  app.use(dispatcher({ routes, publicHandlers, sandboxHandlers: handlers, bodyUpgrades, faults }, services));
   app.use(notFoundHandler);
   app.use(errorHandler(logError));
   return { express: app, services, warmUp: (signal) => routes.warmUp(signal) };

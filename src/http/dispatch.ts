@@ -1,5 +1,6 @@
 // The one middleware that serves every operation of openapi.yaml: match the route table, check the
 // token, validate path, query and body with the operation's precompiled validators, call the handler.
+// Between the token check and the rest, the sandbox's injected faults (faults.ts) may answer instead.
 
 import type { NextFunction, Request, Response } from 'express';
 import type { ValidateFunction } from 'ajv';
@@ -10,6 +11,7 @@ import { toFieldErrors } from '../contract/ajv-errors.ts';
 import { beyondSchema } from '../contract/beyond-schema.ts';
 import { MAX_ERRORS } from '../contract/limits.ts';
 import type { Operation, RouteTable } from '../contract/routes.ts';
+import { applyFaults, type FaultRegistry } from './faults.ts';
 import type { PublicHandler, Reply, SandboxHandler, Services } from './handler.ts';
 import { inSandboxTurn } from './turn.ts';
 
@@ -22,6 +24,8 @@ export interface DispatchTables {
   sandboxHandlers: Record<string, SandboxHandler>;
   /** Per operation: brings a body written for an older version to today's shape, in place, before it is validated. */
   bodyUpgrades?: Record<string, (body: unknown) => void>;
+  /** The sandboxes' injected faults; none when omitted. */
+  faults?: FaultRegistry;
 }
 
 /**
@@ -94,6 +98,9 @@ export function dispatcher(tables: DispatchTables, services: Services) {
 
     const sandboxId = await services.tokens.verify(req.get('authorization'));
     res.locals.sandboxId = sandboxId;
+    // Before the body is validated and outside the turn: an injected 503 answers a malformed body as a
+    // real outage would, and an injected delay holds up no other request of the sandbox.
+    if (tables.faults && !(await applyFaults(tables.faults, sandboxId, operation.operationId, res))) return;
     const reply = await inSandboxTurn(
       services,
       sandboxId,

@@ -1,12 +1,14 @@
 // A sandbox's turn: the one way HTTP code touches a sandbox. It waits for the sandbox's earlier
 // work (services.serial: requests, webhook deliveries, a running clock's billings), looks the
 // sandbox up again inside the turn (a reset queued before it has replaced the object), runs the
-// work that fell due, and hands `work` a context whose clock is the sandbox's. Whatever the turn
+// work that fell due, and hands `work` a context whose clock is the sandbox's and whose ids are the
+// sandbox's own sequence when it was created with a seed (engine/sandboxes.ts). Whatever the turn
 // changed is committed to the store before the turn ends, so before any answer goes out; a commit
 // that fails turns the answer into a 503 (the store has put the sandbox back as last saved).
 
 import type { Context } from '../domain/context.ts';
 import { sandboxClock } from '../engine/clock.ts';
+import { sandboxIds } from '../engine/sandboxes.ts';
 import { catchUp } from '../engine/time.ts';
 import type { Sandbox } from '../store/store.ts';
 import type { Services } from './handler.ts';
@@ -22,8 +24,9 @@ export function inSandboxTurn<T>(
     const sandbox = services.store.get(sandboxId);
     if (!sandbox) return missing();
     try {
-      await catchUp(sandbox, services.clock, services.ids, services.background.runOptions);
-      return await work(sandbox, { clock: sandboxClock(sandbox.clock, services.clock), ids: services.ids });
+      const ids = sandboxIds(sandbox, services.ids);
+      await catchUp(sandbox, services.clock, ids, services.background.runOptions);
+      return await work(sandbox, { clock: sandboxClock(sandbox.clock, services.clock), ids });
     } finally {
       // Also after a rejected request: the catch-up before it changed the sandbox.
       services.background.settle(sandbox);

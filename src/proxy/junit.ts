@@ -3,15 +3,7 @@
 
 import type { OperationReport, ProxyReport } from './tally.ts';
 import { violationLine } from './tally.ts';
-
-const escapeXml = (text: string): string =>
-  // Characters XML 1.0 cannot hold at all (control characters a body may echo) are dropped.
-  text
-    .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;');
+import { escapeXml } from '../xml.ts';
 
 function testCase(name: string, operation: OperationReport): string {
   const title = escapeXml(`${name} (${operation.method} ${operation.path})`);

@@ -2,7 +2,8 @@
 // one the engine relies on without looking again, so a snapshot that broke it would fail later, in
 // a billing or a delivery, as a 500: a subscriber whose client is missing makes its next billing
 // throw, a signing key that is not one the next webhook delivery (the sandbox's, or a webhook's own
-// in `webhookKeys`, which a snapshot of an earlier version lacks), and a job numbered like another
+// in `webhookKeys`, which a snapshot of an earlier version lacks), a done delivery left in an object's
+// queue holds that object's later deliveries for good, and a job numbered like another
 // overwrites it in the data file. The first problem found is reported, with its path in the document.
 
 import { createPrivateKey, createPublicKey } from 'node:crypto';
@@ -12,7 +13,7 @@ import { errors, type ErrorDetail } from '../domain/errors.ts';
 import { isTimeZone } from '../domain/purchase-details.ts';
 import type { BillingTemplate, BillingTemplateClient, Purchase, RecurringToken, Webhook } from '../domain/types.ts';
 import type { SnapshotDocument, SnapshotProblem, SnapshotSandbox } from './snapshot.ts';
-import { MAPS, type SigningKey, type SubscriberSchedule } from './store.ts';
+import { MAPS, type Delivery, type SigningKey, type SubscriberSchedule } from './store.ts';
 
 /** Collections of API objects: each key is the record's own id. */
 const RESOURCES: readonly string[] = ['clients', 'templates', 'subscribers', 'purchases', 'tokens', 'webhooks', 'deliveries'];
@@ -63,9 +64,13 @@ function* references(sandbox: SnapshotSandbox): Generator<SnapshotProblem> {
   for (const [index, [key]] of sandbox.tokenOutcomes.entries()) {
     if (!tokens.has(key)) yield problem(`tokenOutcomes.${index}.0`, errors.doesNotExist('RecurringToken', key));
   }
+  const done = new Set((sandbox.deliveries as Entries<Delivery>).filter(([, delivery]) => delivery.status !== 'pending').map(([key]) => key));
   for (const [index, [, queued]] of (sandbox.deliveryQueues as Entries<string[]>).entries()) {
     const missing = queued.findIndex((id) => !deliveries.has(id));
     if (missing >= 0) yield problem(`deliveryQueues.${index}.1.${missing}`, errors.doesNotExist('Delivery', queued[missing]));
+    // A done delivery at the head of a queue would hold the object's later deliveries for good.
+    const finished = queued.findIndex((id) => done.has(id));
+    if (finished >= 0) yield problem(`deliveryQueues.${index}.1.${finished}`, errors.invalid(`Delivery ${queued[finished]} is done; a queue holds pending deliveries only.`));
   }
 }
 

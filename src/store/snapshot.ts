@@ -12,7 +12,9 @@
 // of the copy does not draw the default sandbox's ids again. Objects keep their ids, unless one of
 // them is already taken in the store (the same snapshot imported twice): then every UUID of the copy
 // is renamed, consistently, since a checkout link (`/checkout/{purchase_id}/`, no token) must lead
-// to exactly one purchase.
+// to exactly one purchase. Sandboxes created with a seed share ids by design (their links name the
+// sandbox: `/checkout/{sandbox_id}/{purchase_id}/`); a copy of one keeps its own sequence
+// (`origin.ownIds`, `idsDrawn`), so the same requests give the copy the ids they gave the original.
 
 import { LATEST_DATE_MS } from '../domain/clock-bounds.ts';
 import type { ValidateFunction } from 'ajv';
@@ -57,15 +59,27 @@ export function exportSnapshot(sandbox: Sandbox, wall: Clock): SnapshotDocument 
  * findInconsistency after the request's schema); the caller puts it in the store.
  */
 export function importSnapshot(document: SnapshotDocument, store: Store, ids: Ids, wall: Clock): Sandbox {
-  const { sandbox } = sharesIds(document, store) ? renamed(document, ids) : document;
+  const named = sharesIds(document, store) ? renamed(document, ids) : document;
+  const id = newSandboxId(store, ids);
+  const { sandbox } = named.sandbox.origin.ownIds ? withCheckoutSandbox(named, id) : named;
   return fromSnapshot({
     ...sandbox,
-    id: newSandboxId(store, ids),
+    id,
     origin: { ...sandbox.origin, seededIds: false },
     clock: clockAt(Date.parse(sandbox.clock.now), sandbox.clock.frozen, wall),
     purchases: sandbox.purchases.map(([key, purchase]) => [key, storedPurchase(purchase as Purchase)]),
     events: sandbox.events.map((event) => (isPurchase(event.payload) ? { ...event, payload: storedPurchase(event.payload) } : event)),
   });
+}
+
+/**
+ * A sandbox created with a seed names itself in its checkout paths (`/checkout/{sandbox_id}/{id}/`,
+ * engine/sandboxes.ts checkoutScope): in the copy they name the copy, `id`, wherever they occur
+ * (purchases, events' payloads, the JSON of webhook bodies).
+ */
+function withCheckoutSandbox(document: SnapshotDocument, id: string): SnapshotDocument {
+  const exported = `/checkout/${document.sandbox.id}/`;
+  return JSON.parse(JSON.stringify(document).replaceAll(exported, `/checkout/${id}/`)) as SnapshotDocument;
 }
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
@@ -124,6 +138,7 @@ function documentForm(snapshot: SandboxSnapshot, wall: Clock, { copyLogs = true 
     clock: clockForm(snapshot.clock, wall),
     publicOrigin,
     jobSeq,
+    idsDrawn: snapshot.idsDrawn ?? 0,
     signingKey,
     ...Object.fromEntries(MAPS.map((field) => [field, snapshot[field]])),
     purchases: mapArray(snapshot.purchases, (entry) => (Array.isArray(entry) ? [entry[0], present(entry[1])] : entry)),

@@ -70,6 +70,7 @@ function prepare(db: Database) {
     deleteJob: db.prepare('DELETE FROM jobs WHERE sandbox_id = ? AND seq = ?'),
     dropEvents: db.prepare("DELETE FROM log WHERE sandbox_id = ? AND kind = 'events' AND seq < ?"),
     putSandbox: db.prepare('INSERT OR REPLACE INTO sandboxes (id, header, signing_key) VALUES (?, ?, ?)'),
+    deleteSandbox: db.prepare('DELETE FROM sandboxes WHERE id = ?'),
     setMeta: db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)'),
     dropRows: ['records', 'log', 'jobs'].map((table) => db.prepare(`DELETE FROM ${table} WHERE sandbox_id = ?`)),
   };
@@ -208,6 +209,16 @@ export class SqliteStore implements Store {
     }
     changes.clear(eventsSeen(sandbox), sandbox.outbox.length);
     this.saved.set(sandbox.id, { header, signingKey: sandbox.signingKey, eventsDropped: sandbox.eventsDropped });
+  }
+
+  delete(id: string): void {
+    this.write(`delete sandbox ${id}`, () => {
+      for (const drop of this.statements.dropRows) drop.run(id);
+      this.statements.deleteSandbox.run(id);
+    });
+    this.sandboxes.delete(id);
+    this.saved.delete(id);
+    this.unreadable.delete(id);
   }
 
   async close(): Promise<void> {

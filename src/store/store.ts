@@ -31,6 +31,12 @@ export interface SandboxOrigin {
   seed: number;
   /** The default sandbox: its ids, fixtures' included, are drawn from `seed` too. */
   seededIds: boolean;
+  /**
+   * Created with `seed` (POST /sim/v1/sandboxes): every object id is drawn from the sandbox's own
+   * sequence (engine/ids.ts seededUuid), so the same requests give the same ids on every run and in
+   * every sandbox of that seed. Absent in data of earlier versions: false.
+   */
+  ownIds?: boolean;
 }
 
 /** What the billing engine keeps of a subscriber beyond its public fields. */
@@ -43,14 +49,43 @@ export interface SubscriberSchedule {
   firstCharged: number;
 }
 
-/** One event on its way to one webhook; retried until a 2xx or the last attempt. */
+/** One attempt of a delivery, as GET /sim/v1/webhook_deliveries shows it. */
+export interface DeliveryTry {
+  /** When it started, ms on the sandbox clock. */
+  at: number;
+  /** The receiver's HTTP status; null when none came (an error, or the answer is not in yet). */
+  status: number | null;
+  /** Why no usable answer came (`timeout`, `connection refused`, …); null otherwise. */
+  error: string | null;
+  /** Wall-clock ms from the POST to its answer or failure; null while the POST is out. */
+  durationMs: number | null;
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+/**
+ * One event on its way to one webhook; retried until a 2xx or the last attempt. Done ones stay, as
+ * the delivery log, up to MAX_DELIVERIES_KEPT per sandbox (engine/delivery-log.ts).
+ */
 export interface Delivery {
   id: string;
   webhookId: string;
   objectId: string;
   /** The signed body: the object's JSON as the API returns it, plus `event_type`. */
   body: string;
+  /** Attempts started (the retry schedule counts them). */
   attempts: number;
+  /** The event delivered; null for a delivery saved before deliveries named it. */
+  eventId: string | null;
+  eventType: string;
+  /** Where the last attempt went (the webhook's callback then); where the first will go while none has. */
+  url: string;
+  status: DeliveryStatus;
+  tries: DeliveryTry[];
+  /** When the next attempt is due (ms, sandbox clock); null when done or waiting behind the object's earlier delivery. */
+  nextAttemptAt: number | null;
+  /** Unix seconds on the sandbox clock. */
+  createdOn: number;
 }
 
 /** An RSA key pair (PEM): the sandbox's (GET /public_key/) or one webhook's, which signs its deliveries. */
@@ -59,7 +94,7 @@ export interface SigningKey {
   privateKey: string;
 }
 
-/** A recurring token's simulated behaviour: `token_outcome` of the payment that saved it. */
+/** How a charge with a saved token goes (`token_outcomes` of the payment that saved it). */
 export type TokenOutcome = 'success' | 'failure';
 
 export interface Sandbox {
@@ -74,7 +109,8 @@ export interface Sandbox {
   schedules: Map<string, SubscriberSchedule>;
   purchases: Map<string, Purchase>;
   tokens: Map<string, RecurringToken>;
-  tokenOutcomes: Map<string, TokenOutcome>;
+  /** Token id → the outcomes of its next charges, in order; the last one repeats (engine/tokens.ts). */
+  tokenOutcomes: Map<string, TokenOutcome[]>;
   /** Purchase id → the pending subscriber that its payment launches. */
   firstPurchases: Map<string, string>;
   /** The newest events, at most the server's `--max-events`. */
@@ -98,6 +134,8 @@ export interface Sandbox {
   /** Scheduled work as a binary heap ordered by (at, seq): see engine/queue.ts. */
   jobs: Job[];
   jobSeq: number;
+  /** How many ids the sandbox's own sequence has given (`origin.ownIds`); 0 otherwise. */
+  idsDrawn: number;
   /** What changed since the store last saved the sandbox; not part of its state. */
   changes: ChangeSet;
 }
@@ -136,6 +174,11 @@ export interface Store {
    * `storage_unavailable`, so the failed turn's changes are nowhere to be seen.
    */
   commit(sandbox: Sandbox): void;
+  /**
+   * Removes a sandbox and everything in it (DELETE /sim/v1/sandbox). A durable store has removed
+   * its rows when this returns, or throws a 503 `storage_unavailable` and keeps it.
+   */
+  delete(id: string): void;
   close(): Promise<void>;
 }
 
@@ -159,6 +202,7 @@ export function emptySandbox(fields: Pick<Sandbox, 'id' | 'companyId' | 'brands'
     publicOrigin: 'http://127.0.0.1:4010',
     jobs: [],
     jobSeq: 0,
+    idsDrawn: 0,
     changes,
   };
 }
@@ -180,6 +224,10 @@ export class MemoryStore implements Store {
 
   commit(): void {}
 
+  delete(id: string): void {
+    this.sandboxes.delete(id);
+  }
+
   async close(): Promise<void> {}
 }
 
@@ -190,15 +238,18 @@ type LaterMap = 'webhookKeys';
  * The JSON form of a sandbox: each Map becomes an array of [key, value] entries in insertion order.
  * Snapshots and data files of earlier versions may lack a collection added since (`LaterMap`).
  */
-export type SandboxSnapshot = Omit<Sandbox, MapField | 'changes'> & { [K in Exclude<MapField, LaterMap>]: [string, unknown][] } & { [K in LaterMap]?: [string, unknown][] };
+export type SandboxSnapshot = Omit<Sandbox, MapField | 'changes' | 'idsDrawn'> & { idsDrawn?: number } & { [K in Exclude<MapField, LaterMap>]: [string, unknown][] } & {
+  [K in LaterMap]?: [string, unknown][];
+};
 
 /** The scalar part of a sandbox: everything but its collections, events, e-mails, jobs and key. */
-export type SandboxHeader = Pick<Sandbox, 'id' | 'companyId' | 'brands' | 'origin' | 'clock' | 'publicOrigin' | 'jobSeq' | 'eventsDropped'>;
+export type SandboxHeader = Pick<Sandbox, 'id' | 'companyId' | 'brands' | 'origin' | 'clock' | 'publicOrigin' | 'jobSeq' | 'eventsDropped' | 'idsDrawn'>;
 
 export function sandboxHeader(sandbox: Sandbox | SandboxSnapshot): SandboxHeader {
   const { id, companyId, brands, origin, clock, publicOrigin, jobSeq } = sandbox;
-  // Files and snapshots written before events were capped have no count: none was dropped.
-  return { id, companyId, brands, origin, clock, publicOrigin, jobSeq, eventsDropped: sandbox.eventsDropped ?? 0 };
+  // Files and snapshots written before events were capped have no count: none was dropped; nor
+  // before sandboxes had their own ids: none was drawn.
+  return { id, companyId, brands, origin, clock, publicOrigin, jobSeq, eventsDropped: sandbox.eventsDropped ?? 0, idsDrawn: sandbox.idsDrawn ?? 0 };
 }
 
 export function toSnapshot(sandbox: Sandbox): SandboxSnapshot {

@@ -6,11 +6,16 @@
 // a webhook gains all_events and the public key that signed it (the sandbox's), its title is cut to the
 // platform's 100 characters, and it loses event names
 // the platform does not have; one that listened to nothing else is removed with its deliveries, as it
-// would never receive anything again. What is not a record of the expected kind is left as it is,
-// for the schema to name: this runs on documents from outside before any check.
+// would never receive anything again. Records of format 2 written before a field was added gain it
+// too (`addLaterFields`): a saved token's outcome becomes a sequence of one, an e-mail gains its
+// subject (derived from its purchase as it is now), a delivery its place in the delivery log. What is
+// not a record of the expected kind is left as it is, for the schema to name: this runs on documents
+// from outside before any check.
 
 import { toDecimalString } from '../domain/purchase-details.ts';
+import { emailSubject, type EmailKind } from '../domain/emails.ts';
 import { isDeliveredToWebhooks } from '../domain/events.ts';
+import type { Purchase } from '../domain/types.ts';
 
 type Loose = Record<string, unknown>;
 
@@ -117,11 +122,83 @@ export function upgradeSandbox(sandbox: unknown): void {
   for (const purchase of records(sandbox.purchases)) upgradePurchase(purchase);
   for (const subscriber of records(sandbox.subscribers)) if (!('send_invoice_on_add_subscriber' in subscriber)) subscriber.send_invoice_on_add_subscriber = false;
   upgradeWebhooks(sandbox);
+  addLaterFields(sandbox);
 }
 
-/** Upgrades, in place, a snapshot document of format 1 to format 2. */
+/** The `token_outcome` of 0.2 and before, one value for every charge, is the sequence of that one value. */
+function upgradeTokenOutcomes(sandbox: Loose): void {
+  if (!Array.isArray(sandbox.tokenOutcomes)) return;
+  for (const entry of sandbox.tokenOutcomes) if (Array.isArray(entry) && typeof entry[1] === 'string') entry[1] = [entry[1]];
+}
+
+/** An e-mail without a subject gets the one it would have had, from its purchase and template as they are now. */
+function addSubjects(sandbox: Loose): void {
+  if (!Array.isArray(sandbox.outbox) || !sandbox.outbox.some((email) => isObject(email) && !('subject' in email))) return;
+  const byId = (entries: unknown) => new Map([...records(entries)].map((record) => [record.id, record]));
+  const purchases = byId(sandbox.purchases);
+  const templates = byId(sandbox.templates);
+  for (const email of sandbox.outbox) {
+    if (!isObject(email) || 'subject' in email) continue;
+    const kind = email.kind === 'receipt' ? 'receipt' : 'invoice';
+    const purchase = purchases.get(email.purchase_id);
+    const title = purchase && templates.get(purchase.billing_template_id)?.title;
+    try {
+      email.subject = emailSubject(kind as EmailKind, purchase as unknown as Purchase, typeof title === 'string' ? title : undefined);
+    } catch {
+      // No such purchase, or not one the subject can be read from.
+      email.subject = `${kind === 'invoice' ? 'Invoice' : 'Receipt'} for purchase ${String(email.purchase_id)}`;
+    }
+  }
+}
+
+/**
+ * A delivery saved before the delivery log was pending (done ones were dropped then): it gains the
+ * log's fields, with what can be known of it. The event's type is in its body; its time is the
+ * object's `updated_on` there (the event's own time); its next attempt is its queued job, if any;
+ * the attempts already made were not logged, and its event's id was not kept.
+ */
+function upgradeDeliveries(sandbox: Loose): void {
+  if (!Array.isArray(sandbox.deliveries)) return;
+  const callbacks = new Map([...records(sandbox.webhooks)].map((webhook) => [webhook.id, webhook.callback]));
+  const due = new Map<unknown, number>();
+  for (const job of Array.isArray(sandbox.jobs) ? sandbox.jobs : []) {
+    if (isObject(job) && job.kind === 'webhook' && typeof job.at === 'number') due.set(job.id, Math.min(job.at, due.get(job.id) ?? Infinity));
+  }
+  for (const delivery of records(sandbox.deliveries)) {
+    if ('status' in delivery) continue;
+    let body: Loose = {};
+    try {
+      const parsed: unknown = typeof delivery.body === 'string' ? JSON.parse(delivery.body) : {};
+      if (isObject(parsed)) body = parsed;
+    } catch {
+      // Not JSON: the schema takes any string as a body.
+    }
+    const callback = callbacks.get(delivery.webhookId);
+    Object.assign(delivery, {
+      eventId: null,
+      eventType: typeof body.event_type === 'string' ? body.event_type : '',
+      url: typeof callback === 'string' ? callback : '',
+      status: 'pending',
+      tries: [],
+      nextAttemptAt: due.get(delivery.id) ?? null,
+      createdOn: typeof body.updated_on === 'number' && Number.isInteger(body.updated_on) && body.updated_on >= 0 ? body.updated_on : 0,
+    });
+  }
+}
+
+/** Fields added within format 2, given to records written before them; idempotent. */
+export function addLaterFields(sandbox: unknown): void {
+  if (!isObject(sandbox)) return;
+  upgradeTokenOutcomes(sandbox);
+  addSubjects(sandbox);
+  upgradeDeliveries(sandbox);
+}
+
+/** Upgrades, in place, a snapshot document of format 1 to format 2, and one of format 2 to its latest fields. */
 export function upgradeSnapshotDocument(document: unknown): void {
-  if (!isObject(document) || document.billing_sim_snapshot !== 1) return;
+  if (!isObject(document)) return;
+  if (document.billing_sim_snapshot === 2) return addLaterFields(document.sandbox);
+  if (document.billing_sim_snapshot !== 1) return;
   upgradeSandbox(document.sandbox);
   document.billing_sim_snapshot = 2;
 }

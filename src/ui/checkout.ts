@@ -1,5 +1,8 @@
-// The checkout page at a purchase's checkout_url (`/checkout/{id}/`). No bearer token: as on a
-// real payment page, the purchase id in the link is the secret. Paying is a plain HTML form post
+// The checkout page at a purchase's checkout_url: `/checkout/{id}/`, or `/checkout/{sandbox_id}/{id}/`
+// for a purchase of a sandbox created with a seed, whose ids repeat in every sandbox of that seed.
+// The short form finds the purchase in whichever sandbox holds it, and only when exactly one does
+// (a seeded id in two sandboxes is ambiguous: 404). No bearer token: as on a real payment page,
+// the purchase id in the link is the secret. Paying is a plain HTML form post
 // to the same URL that calls the engine behind POST /sim/v1/purchases/{id}/pay, then answers
 // 303: to the purchase's success_redirect / failure_redirect when it has one, else back to the
 // page, which shows the result from the purchase's status (a reload never pays twice).
@@ -19,14 +22,30 @@ import { inSandboxTurn } from '../http/turn.ts';
 import type { Sandbox, Store } from '../store/store.ts';
 import { checkoutPage, errorPage, notFoundPage, OUTCOMES, type OutcomeName } from './checkout-page.ts';
 
-/** The purchase with this id in whichever sandbox holds it (checkout links carry no token). */
-export function findPurchase(store: Store, id: string): { sandbox: Sandbox; purchase: Purchase } | undefined {
+/**
+ * The purchase with this id in sandbox `sandboxId`, or without one in whichever sandbox holds it,
+ * provided only one does (checkout links carry no token). Undefined when none does, or several.
+ */
+export function findPurchase(store: Store, id: string, sandboxId?: string): { sandbox: Sandbox; purchase: Purchase } | undefined {
+  if (sandboxId !== undefined) {
+    const sandbox = store.get(sandboxId);
+    const purchase = sandbox?.purchases.get(id);
+    return sandbox && purchase && { sandbox, purchase };
+  }
+  let found: { sandbox: Sandbox; purchase: Purchase } | undefined;
   for (const sandbox of store.all()) {
     const purchase = sandbox.purchases.get(id);
-    if (purchase) return { sandbox, purchase };
+    if (!purchase) continue;
+    if (found) return undefined;
+    found = { sandbox, purchase };
   }
-  return undefined;
+  return found;
 }
+
+/** The ids a checkout path names: `/checkout/{id}/` or `/checkout/{sandbox}/{id}/`. */
+type Link = { id: string; sandbox?: string };
+
+const linkOf = (req: Request): Link => req.params as Link;
 
 type Opened = { sandbox: Sandbox; purchase: Purchase; ctx: Context };
 
@@ -34,8 +53,9 @@ type Opened = { sandbox: Sandbox; purchase: Purchase; ctx: Context };
  * Runs `work` on the purchase in its sandbox's turn (never interleaved with a request or a webhook
  * delivery of that sandbox). Resolves to undefined when no sandbox holds the purchase.
  */
-async function withPurchase<T>(services: Services, id: string, work: (opened: Opened) => T): Promise<T | undefined> {
-  const found = findPurchase(services.store, id);
+async function withPurchase<T>(services: Services, link: Link, work: (opened: Opened) => T): Promise<T | undefined> {
+  const { id, sandbox: sandboxId } = link;
+  const found = findPurchase(services.store, id, sandboxId);
   if (!found) return undefined;
   return inSandboxTurn<T | undefined>(
     services,
@@ -97,8 +117,11 @@ function pay(sandbox: Sandbox, purchase: Purchase, form: Record<string, unknown>
 export function checkoutRouter(services: Services): Router {
   const router = express.Router();
 
-  router.get('/checkout/:id/', async (req, res) => {
-    const reply = await withPurchase(services, req.params.id!, ({ sandbox, purchase, ctx }) => {
+  // Both forms of the link (see the header); Express reads `/checkout/{a}/{b}/` only as the long one.
+  const PATHS = ['/checkout/:id/', '/checkout/:sandbox/:id/'];
+
+  router.get(PATHS, async (req, res) => {
+    const reply = await withPurchase(services, linkOf(req), ({ sandbox, purchase, ctx }) => {
       if (req.method === 'GET' && (purchase.status === 'created' || purchase.status === 'sent')) {
         purchase = savePurchase(sandbox, withStatus(purchase, 'viewed', ctx), 'purchase.viewed', ctx);
         changed(services, sandbox);
@@ -109,7 +132,7 @@ export function checkoutRouter(services: Services): Router {
   });
 
   // The form is urlencoded: parsed here, so the API's JSON-only rule (requireJson) never sees it.
-  router.post('/checkout/:id/', express.urlencoded({ extended: false, limit: '16kb' }), async (req, res) => {
+  router.post(PATHS, express.urlencoded({ extended: false, limit: '16kb' }), async (req, res) => {
     // The page posts to itself, so a browser sends this server's origin. A form on any other site
     // could post here too (CORS does not stop a plain form post) and pay on the developer's behalf.
     const origin = req.get('origin');
@@ -117,7 +140,7 @@ export function checkoutRouter(services: Services): Router {
       return send(res, { status: 403, html: errorPage('Payment refused', [`This form was sent from ${origin}, not from this checkout page.`]) });
     }
     const form = (req.body ?? {}) as Record<string, unknown>;
-    const reply = await withPurchase(services, req.params.id!, ({ sandbox, purchase, ctx }): PageReply => {
+    const reply = await withPurchase(services, linkOf(req), ({ sandbox, purchase, ctx }): PageReply => {
       try {
         const paid = pay(sandbox, purchase, form, ctx);
         changed(services, sandbox);

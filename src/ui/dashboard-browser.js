@@ -1,6 +1,13 @@
 // The QA dashboard's client: plain browser JavaScript, served as is (no build step, no CDN). It
-// calls the API with fetch and the pasted sandbox token, and builds every row with textContent, so
-// nothing the API returns is ever parsed as markup. Times are shown in UTC, as the API stores them.
+// calls the API with fetch and the sandbox token, and builds every row with textContent, so nothing
+// the API returns is ever parsed as markup. Times are shown in UTC, as the API stores them.
+//
+// The token comes from the address (`#token=…`, or `?token=…`, moved into the hash so it is never
+// sent to a server), else from localStorage; the hash always shows the token in use, so the address
+// can be shared. Each action is one API request; its button (and the other buttons of the same
+// purchase or subscriber) is disabled while it runs, its result or the API's first error message is
+// written into that object's `role=status` element, and the whole view is then read again. The
+// actions themselves are in dashboard-actions.js, loaded first; this file is the view and the start.
 
 const KEY = 'billing-sim.token';
 /** Events that move money (the timeline's kind `charge`); the rest are `event`. */
@@ -8,10 +15,21 @@ const CHARGES = new Set([
   'purchase.paid', 'purchase.payment_failure', 'purchase.subscription_charge_failure', 'purchase.pending_execute', 'purchase.hold',
   'purchase.captured', 'purchase.released', 'purchase.refunded',
 ]);
+/** Events of a declined payment: when a subscriber's charge failed (attempts carry no time). */
+const FAILURES = new Set(['purchase.payment_failure', 'purchase.subscription_charge_failure']);
+/** Statuses in which a purchase can still be paid, declined or marked as paid (src/domain/purchases.ts). */
+const PAYABLE = new Set(['created', 'sent', 'viewed', 'error', 'overdue']);
 const $ = (id) => document.getElementById(id);
-let token = localStorage.getItem(KEY) ?? '';
+let token = '';
 /** Subscribers whose timeline the tester opened or closed, kept across refreshes. */
 const opened = new Map();
+/** What the view keeps across the refresh after an action, by owner (`purchase:{id}`, `subscriber:{id}`): */
+const results = new Map(); // the action's result, { text, error }
+const busy = new Set(); // owners with an action under way: their buttons render disabled
+const forms = new Map(); // purchase id → the form open under its row: 'pay' | 'refund'
+const formRows = new Map(); // purchase id → that form's row
+/** Payment methods by `{brand}/{currency}`, read once per sandbox for the pay form. */
+const methods = new Map();
 
 /** An element with attributes and children (strings become text nodes). */
 function el(tag, attrs = {}, ...children) {
@@ -23,10 +41,18 @@ function el(tag, attrs = {}, ...children) {
 
 const utc = (seconds) => (seconds === null || seconds === undefined ? '—' : `${new Date(seconds * 1000).toISOString().slice(0, 16).replace('T', ' ')} UTC`);
 
+/** Decimals of a currency (2 for EUR, 0 for JPY), as Intl knows ISO 4217. */
+function digits(currency) {
+  try {
+    return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  } catch {
+    return 2;
+  }
+}
+
 function money(minor, currency) {
   try {
-    const format = new Intl.NumberFormat('en', { style: 'currency', currency });
-    return format.format(minor / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2));
+    return new Intl.NumberFormat('en', { style: 'currency', currency }).format(minor / 10 ** digits(currency));
   } catch {
     return `${(minor / 100).toFixed(2)} ${currency}`;
   }
@@ -40,15 +66,22 @@ function table(caption, headers, rows, attrsOf = () => ({})) {
     el('tbody', {}, rows.map((cells, index) => el('tr', attrsOf(index), cells.map((cell) => el('td', {}, cell))))));
 }
 
-async function api(method, path, body) {
-  const headers = { authorization: `Bearer ${token}` };
+/** A refused request: `first` is the error body's first field and message ("token_outcomes: …"; `__all__` is left out). */
+class ApiFailure extends Error {
+  constructor(method, path, status, data) {
+    const [field, details] = (data && typeof data === 'object' && Object.entries(data)[0]) || [];
+    const message = Array.isArray(details) ? details[0]?.message : undefined;
+    super(`${method} ${path} → ${status}${field ? `: ${field}: ${message}` : ''}`);
+    this.first = message ? (field === '__all__' ? message : `${field}: ${message}`) : `The API answered ${status}.`;
+  }
+}
+
+async function api(method, path, body, { auth = true } = {}) {
+  const headers = auth ? { authorization: `Bearer ${token}` } : {};
   if (body !== undefined) headers['content-type'] = 'application/json';
   const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const data = await response.json().catch(() => null);
-  if (!response.ok) {
-    const first = data && Object.entries(data)[0];
-    throw new Error(`${method} ${path} → ${response.status}${first ? `: ${first[0]}: ${first[1][0]?.message}` : ''}`);
-  }
+  if (!response.ok) throw new ApiFailure(method, path, response.status, data);
   return data;
 }
 
@@ -94,11 +127,16 @@ function refundable(p) {
 /** An instant in the purchase table, all of whose times are UTC (its header says so): "2026-01-30 12:00". */
 const at = (seconds) => utc(seconds).replace(/ UTC$/, '');
 
+/** Why the purchase's newest failed attempt failed: "Insufficient funds." */
+const declineReason = (p) => {
+  const failed = p.transaction_data?.attempts?.find((attempt) => !attempt.successful);
+  return failed?.error ? failed.error.message || failed.error.code : null;
+};
+
 /** One line on what happened to the money: paid how, captured, refunded, reserved, or why it is not payable. */
 function paymentDetails(p) {
   const m = (minor) => money(minor, p.purchase.currency);
   const paid = p.payment?.amount ?? p.purchase.total;
-  const failed = p.transaction_data?.attempts?.find((attempt) => !attempt.successful);
   switch (p.status) {
     case 'paid': {
       if (p.marked_as_paid) return `marked as paid ${at(p.payment?.paid_on)}: paid outside the gateway, nothing to refund`;
@@ -112,7 +150,7 @@ function paymentDetails(p) {
     case 'hold':
       return `${m(p.purchase.total)} authorised, awaiting capture`;
     case 'error':
-      return failed?.error ? `declined: ${failed.error.message || failed.error.code}` : STATUS_MEANING.error;
+      return declineReason(p) ? `declined: ${declineReason(p)}` : STATUS_MEANING.error;
     case 'overdue':
       return `due ${at(p.due)} passed unpaid; still payable`;
     case 'expired':
@@ -123,20 +161,51 @@ function paymentDetails(p) {
 }
 
 function renderPurchases(purchases, clients) {
-  $('purchases').replaceChildren(table('Purchases', ['Created (UTC)', 'Client', 'Amount', 'Status', 'Refundable', 'Details'], purchases.map((p) => [
-    at(p.created_on),
-    clients.get(p.client_id)?.email ?? p.client_id,
-    money(p.purchase.total, p.purchase.currency),
-    statusBadges(p),
-    refundable(p),
-    [paymentDetails(p), ' ', el('a', { href: p.checkout_url, 'aria-label': `checkout page of purchase ${p.id}` }, 'checkout')],
-  ]), (index) => ({ 'data-purchase': purchases[index].id })));
+  if (!purchases.length) return $('purchases').replaceChildren(el('p', { class: 'hint' }, 'No purchases.'));
+  const headers = ['Created (UTC)', 'Client', 'Amount', 'Status', 'Refundable', 'Details and actions'];
+  $('purchases').replaceChildren(el('table', {}, el('caption', { class: 'hint' }, 'Purchases'),
+    el('thead', {}, el('tr', {}, headers.map((header) => el('th', { scope: 'col' }, header)))),
+    el('tbody', {}, purchases.flatMap((p) => {
+      const who = clients.get(p.client_id)?.email ?? p.client_id;
+      const amount = money(p.purchase.total, p.purchase.currency);
+      const name = `the purchase of ${who}, ${amount}, created ${at(p.created_on)}`;
+      const cells = [at(p.created_on), who, amount, statusBadges(p), refundable(p),
+        [paymentDetails(p), ' ', el('a', { href: p.checkout_url, 'aria-label': `checkout page of purchase ${p.id}` }, 'checkout'), ...purchaseActions(p, name)]];
+      const row = el('tr', { 'data-purchase': p.id }, cells.map((cell) => el('td', {}, cell)));
+      return forms.has(p.id) && actionsOf(p).includes(forms.get(p.id)) ? [row, formRow(p, name)] : [row];
+    }))));
+}
+
+/** A subscriber's purchases: those of its template and client. */
+const purchasesOf = (s, purchases) => purchases.filter((p) => p.billing_template_id === s.billing_template_id && p.client_id === s.client_id);
+
+/**
+ * Why a subscriber needs attention, in words: failed charges (a failed attempt in a purchase's
+ * transaction_data, or a failure event, whose newest gives the date), and each overdue or expired
+ * purchase. A failed charge stays a warning once paid ("since paid"): the dunning happened.
+ */
+function warnings(mine, events) {
+  const ids = new Set(mine.map((p) => p.id));
+  const failedAttempts = mine.reduce((n, p) => n + (p.transaction_data?.attempts ?? []).filter((a) => !a.successful).length, 0);
+  const failureEvents = events.filter((e) => FAILURES.has(e.event_type) && ids.has(e.object_id));
+  const failed = mine.filter((p) => declineReason(p) || failureEvents.some((e) => e.object_id === p.id));
+  const out = [];
+  const count = Math.max(failedAttempts, failureEvents.length);
+  if (count) {
+    const last = failureEvents[0] ? ` on ${utc(failureEvents[0].created_on)}` : '';
+    const reason = failed.map(declineReason).find(Boolean);
+    const unpaid = failed.filter((p) => PAYABLE.has(p.status));
+    const after = unpaid.length ? `${unpaid.length} purchase${unpaid.length > 1 ? 's' : ''} still unpaid` : 'since paid';
+    out.push(`${count} failed charge${count > 1 ? 's' : ''}, the last${last}${reason ? ` (${reason.replace(/\.$/, '')})` : ''}; ${after}`);
+  }
+  for (const p of mine.filter((q) => q.status === 'overdue')) out.push(`Overdue: ${money(p.purchase.total, p.purchase.currency)} was due ${utc(p.due)} and is still unpaid`);
+  for (const p of mine.filter((q) => q.status === 'expired')) out.push(`Expired: ${money(p.purchase.total, p.purchase.currency)} was due ${utc(p.due)}; it can no longer be paid`);
+  return out;
 }
 
 /** Lists arrive newest first; the timeline reads oldest first, and a stable sort keeps same-second entries in the order they happened. */
-function timeline(subscriber, purchases, events, outbox) {
-  [purchases, events, outbox] = [purchases, events, outbox].map((items) => [...items].reverse());
-  const mine = purchases.filter((p) => p.billing_template_id === subscriber.billing_template_id && p.client_id === subscriber.client_id);
+function timeline(mine, events, outbox) {
+  [mine, events, outbox] = [mine, events, outbox].map((items) => [...items].reverse());
   const ids = new Set(mine.map((p) => p.id));
   const entries = [
     ...mine.map((p) => ({ at: p.created_on, rank: 0, kind: 'purchase', what: [`issued ${p.issued}, ${money(p.purchase.total, p.purchase.currency)}, now `, ...statusBadges(p), ' ', el('a', { href: p.checkout_url }, 'checkout')] })),
@@ -149,17 +218,30 @@ function timeline(subscriber, purchases, events, outbox) {
 function renderSubscribers(templates, clients, purchases, events, outbox) {
   const target = $('subscribers');
   const rows = templates.flatMap((t) => t.subscribers.map((s) => ({ s, t })));
-  if (!rows.length) return target.replaceChildren(el('p', { class: 'hint' }, 'No subscribers.'));
+  let attention = 0;
+  if (!rows.length) {
+    $('attention').textContent = '';
+    return target.replaceChildren(el('p', { class: 'hint' }, 'No subscribers.'));
+  }
   target.replaceChildren(...rows.map(({ s, t }) => {
     const who = clients.get(s.client_id)?.email ?? s.client_id;
-    const open = opened.get(s.id) ?? rows.length <= 5;
-    const details = el('details', { 'data-subscriber': s.id, open },
-      el('summary', {}, `${who} — ${t.title || t.id}: `, el('strong', { class: 'subscriber-status' }, s.status),
-        `, next billing ${s.subscription_billing_scheduled_on ?? 'none'}, ${s.number_of_billing_cycles_passed} cycle(s) passed`),
-      timeline(s, purchases, events, outbox));
+    const mine = purchasesOf(s, purchases);
+    const warned = warnings(mine, events);
+    if (warned.length) attention += 1;
+    const name = `the subscriber ${who} of ${t.title || t.id}`;
+    const details = el('details', { open: opened.get(s.id) ?? rows.length <= 5 },
+      el('summary', {}, `Timeline (${mine.length} purchase${mine.length === 1 ? '' : 's'})`), timeline(mine, events, outbox));
     details.addEventListener('toggle', () => opened.set(s.id, details.open));
-    return details;
+    return el('article', { class: `subscriber${warned.length ? ' attention' : ''}`, 'data-subscriber': s.id, 'aria-label': `${who} — ${t.title || t.id}` },
+      el('div', { class: 'subscriber-head' },
+        el('span', { class: 'who' }, `${who} — ${t.title || t.id}`),
+        el('span', { class: `badge subscriber-status subscriber-${s.status}` }, s.status),
+        el('span', { class: 'schedule' }, `next billing ${s.subscription_billing_scheduled_on ?? 'none'}, ${s.number_of_billing_cycles_passed} cycle(s) passed`),
+        subscriberAction(s, t, name)),
+      warned.length ? el('ul', { class: 'warnings', 'aria-label': `Warnings about ${who}` }, warned.map((text) => el('li', {}, text))) : null,
+      details);
   }));
+  $('attention').textContent = attention ? `${attention} of ${rows.length} subscriber(s) need attention: failed charges or unpaid purchases past due.` : '';
 }
 
 function renderTemplates(templates) {
@@ -179,8 +261,24 @@ function renderOutbox(outbox, purchases) {
   ])));
 }
 
-async function refresh() {
+/** The last view read, so that opening a form redraws without asking the API again. */
+let view = null;
+
+function render() {
+  if (!view) return;
+  const { templates, clients, purchases, events, outbox } = view;
+  renderTemplates(templates);
+  renderSubscribers(templates, clients, purchases, events, outbox);
+  renderPurchases(purchases, clients);
+  renderOutbox(outbox, purchases);
+}
+
+/** Counts reads, so that a slow read finishing after a newer one does not draw an older view. */
+let reads = 0;
+
+async function refresh({ quiet = false } = {}) {
   if (!token) return say('Paste a sandbox token to begin.');
+  const read = ++reads;
   try {
     const [clock, templates, clients, purchases, events, outbox] = await Promise.all([
       api('GET', '/sim/v1/clock'), list('/api/v1/billing_templates/'), list('/api/v1/clients/'),
@@ -188,17 +286,20 @@ async function refresh() {
     ]);
     // One read of the newest purchases, events and e-mails serves every subscriber's timeline (each picks its own).
     for (const t of templates) t.subscribers = t.is_subscription ? await list(`/api/v1/billing_templates/${t.id}/clients/`) : [];
+    for (const key of new Set(purchases.filter((p) => PAYABLE.has(p.status)).map((p) => `${p.brand_id}/${p.purchase.currency}`))) {
+      const [brand, currency] = key.split('/');
+      if (!methods.has(key)) methods.set(key, await api('GET', `/api/v1/payment_methods/?brand_id=${brand}&currency=${currency}`));
+    }
+    if (read !== reads) return;
     $('clock-now').textContent = clock.now;
     $('clock-frozen').textContent = clock.frozen ? '(frozen)' : '(running)';
     $('advance-date').min = clock.now.slice(0, 10);
-    renderTemplates(templates);
-    const byId = new Map(clients.map((c) => [c.id, c]));
-    renderSubscribers(templates, byId, purchases, events, outbox);
-    renderPurchases(purchases, byId);
-    renderOutbox(outbox, purchases);
-    say(`Sandbox loaded: ${templates.length} template(s), ${purchases.length} purchase(s).`);
+    view = { templates, clients: new Map(clients.map((c) => [c.id, c])), purchases, events, outbox };
+    render();
+    // After an action its own result speaks; counts read before it would be stale.
+    say(quiet ? '' : `Sandbox loaded: ${templates.length} template(s), ${purchases.length} purchase(s).`);
   } catch (error) {
-    say(error.message, true);
+    if (read === reads) say(error.message, true);
   }
 }
 
@@ -209,7 +310,7 @@ async function advance(target) {
     const answer = await api('POST', '/sim/v1/clock/advance', target);
     const counts = Object.entries(answer.processed).filter(([, n]) => n > 0).map(([what, n]) => `${what.replace(/_/g, ' ')}: ${n}`);
     $('processed').textContent = `Advanced to ${answer.now}: ${counts.join(', ') || 'nothing was due'}.`;
-    await refresh();
+    await refresh({ quiet: true });
   } catch (error) {
     say(error.message, true);
   } finally {
@@ -217,22 +318,52 @@ async function advance(target) {
   }
 }
 
-$('token').value = token;
+// ---------------------------------------------------------------- the token and the address
+
+/** The token the address names: `#token=…` first, then `?token=…`. */
+function tokenInAddress() {
+  return new URLSearchParams(location.hash.slice(1)).get('token') || new URLSearchParams(location.search).get('token') || '';
+}
+
+/** Writes the token in use into the hash (and takes it out of the query, where a server would see it), without a new history entry. */
+function showTokenInAddress() {
+  const url = new URL(location.href);
+  url.searchParams.delete('token');
+  url.hash = token ? `token=${encodeURIComponent(token)}` : '';
+  history.replaceState(null, '', url.href);
+}
+
+/** Switches to a sandbox: what was shown of the last one (results, open forms and timelines) goes. */
+async function useToken(next, { keepResult = false } = {}) {
+  token = next;
+  if (token) localStorage.setItem(KEY, token);
+  else localStorage.removeItem(KEY);
+  $('token').value = token;
+  showTokenInAddress();
+  for (const kept of [opened, results, forms, formRows, methods]) kept.clear();
+  if (!keepResult) $('new-sandbox-result').textContent = '';
+  $('processed').textContent = '';
+  view = null;
+  await refresh();
+}
+
 $('token-form').addEventListener('submit', (event) => {
   event.preventDefault();
-  token = $('token').value.trim();
-  localStorage.setItem(KEY, token);
-  refresh();
+  useToken($('token').value.trim());
 });
 $('forget').addEventListener('click', () => {
-  token = '';
-  localStorage.removeItem(KEY);
-  $('token').value = '';
+  useToken('');
   say('Token forgotten.');
 });
+$('new-sandbox').addEventListener('click', newSandbox);
 for (const button of document.querySelectorAll('button.advance')) button.addEventListener('click', () => advance({ by: button.dataset.by }));
 $('advance-form').addEventListener('submit', (event) => {
   event.preventDefault();
   advance({ to: `${$('advance-date').value}T00:00:00Z` });
 });
-refresh();
+// A link pasted into the address bar of an open dashboard changes only the hash.
+window.addEventListener('hashchange', () => {
+  const named = tokenInAddress();
+  if (named && named !== token) useToken(named);
+});
+useToken(tokenInAddress() || localStorage.getItem(KEY) || '');

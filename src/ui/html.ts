@@ -82,6 +82,7 @@ const STYLE = `
   input[type=text], input[type=password], input[type=date] { font: inherit; padding: .35rem .5rem; border: 1px solid #9aa3ad; border-radius: 4px; }
   .row { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; }
   code { font-size: .9em; }
+  .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 `;
 
 /** The shell every page shares: language, viewport, title and the style sheet. */

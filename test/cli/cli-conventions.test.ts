@@ -36,10 +36,10 @@ describe('help and version', () => {
   it.each([[['--help']], [['-h']], [['help']]])('%j prints the usage, naming every command, and exits 0', async (args) => {
     const result = await runCli(args);
     expect(result.code).toBe(0);
-    for (const command of ['serve', 'contract', 'proxy', 'export', 'import']) expect(result.stdout).toContain(command);
+    for (const command of ['serve', 'contract', 'proxy', 'scenario', 'export', 'import']) expect(result.stdout).toContain(command);
   });
 
-  it.each(['serve', 'contract', 'proxy', 'export', 'import'])('%s: -h and --help print the command\'s usage and exit 0 without running it', async (command) => {
+  it.each(['serve', 'contract', 'proxy', 'scenario', 'export', 'import'])('%s: -h and --help print the command\'s usage and exit 0 without running it', async (command) => {
     for (const flag of ['-h', '--help']) {
       const result = await runCli([command, flag], 10_000);
       expect(result.code, result.stderr).toBe(0);

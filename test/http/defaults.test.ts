@@ -196,6 +196,11 @@ const CASES: Record<string, () => Promise<Case>> = {
       unseen: { token_outcome: 'it decides later charges with the saved token, and none is saved' },
     };
   },
+  // An operation nothing here calls, so the fault answers none of the other cases.
+  createFault: async () => ({
+    bodies: [{ operation_id: 'getPublicKey', status: 503 }],
+    send: (body) => h.request('POST', '/sim/v1/faults', { body }),
+  }),
 };
 
 /** A PATCH changes only what it sends: a field it omits keeps its value, so no default applies. */

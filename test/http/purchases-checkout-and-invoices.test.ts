@@ -167,7 +167,7 @@ describe('one-time templates: POST /billing_templates/{id}/send_invoice/', () =>
       payment_method_whitelist: ['visa'],
     });
     expect(invoice.purchase).toEqual(template.purchase);
-    expect(await outbox(box)).toEqual([{ id: expect.any(String), kind: 'invoice', to: client.email, purchase_id: invoice.id, sent_on: at(NOW) }]);
+    expect(await outbox(box)).toEqual([{ id: expect.any(String), kind: 'invoice', to: client.email, purchase_id: invoice.id, sent_on: at(NOW), subject: 'Invoice for Setup fee — €49.00' }]);
 
     const second = await send({ client_id: client.id });
     expect(second.status, second.text).toBe(201);

@@ -58,7 +58,7 @@ describe('a billing creates a Purchase', () => {
       payment: null,
     });
     expect(await outbox(box)).toEqual([
-      { id: expect.any(String), kind: 'invoice', to: client.email, purchase_id: billed!.id, sent_on: at('2026-03-03T00:00:00Z') },
+      { id: expect.any(String), kind: 'invoice', to: client.email, purchase_id: billed!.id, sent_on: at('2026-03-03T00:00:00Z'), subject: 'Invoice for Gym membership — £33.75' },
     ]);
     expect((await events(box)).filter((e) => e.object_id === billed!.id).map((e) => e.event_type)).toContain('purchase.created');
   });
@@ -120,7 +120,7 @@ describe('a billing creates a Purchase', () => {
     expect(types).toContain('purchase.subscription_charge_failure');
     expect(types).not.toContain('purchase.paid');
     expect((await outbox(box)).filter((m) => m.purchase_id === billed!.id)).toEqual([
-      { id: expect.any(String), kind: 'invoice', to: client.email, purchase_id: billed!.id, sent_on: at('2026-03-03T00:00:00Z') },
+      { id: expect.any(String), kind: 'invoice', to: client.email, purchase_id: billed!.id, sent_on: at('2026-03-03T00:00:00Z'), subject: 'Invoice for Gym membership — €29.90' },
     ]);
   });
 

@@ -72,7 +72,14 @@ const OPERATIONS: Record<string, string> = {
   payPurchase: 'POST /sim/v1/purchases/{id}/pay',
   listEvents: 'GET /sim/v1/events',
   listOutbox: 'GET /sim/v1/outbox',
+  listWebhookDeliveries: 'GET /sim/v1/webhook_deliveries',
+  resendWebhookDelivery: 'POST /sim/v1/webhook_deliveries/{id}/resend',
+  deleteSandbox: 'DELETE /sim/v1/sandbox',
   resetSandbox: 'POST /sim/v1/reset',
+  createFault: 'POST /sim/v1/faults',
+  listFaults: 'GET /sim/v1/faults',
+  deleteFaults: 'DELETE /sim/v1/faults',
+  deleteFault: 'DELETE /sim/v1/faults/{id}',
 };
 
 /** `#/components/schemas/X` → the id X is added under; ajv compiles schemas, not OpenAPI documents. */

@@ -137,7 +137,7 @@ describe('SqliteStore', () => {
     const sandbox = sandboxWithClients(1);
     const [payload] = [...sandbox.clients.values()];
     sandbox.events.push({ id: 'e1', event_type: 'client.created', created_on: 1, object_type: 'client', object_id: payload!.id, payload: payload! });
-    sandbox.outbox.push({ id: 'm1', kind: 'invoice', to: 'c0@example.com', purchase_id: 'p1', sent_on: 2 });
+    sandbox.outbox.push({ id: 'm1', kind: 'invoice', to: 'c0@example.com', purchase_id: 'p1', sent_on: 2, subject: 'Invoice for Setup — €49.00' });
     store.put(sandbox);
     await store.close();
 

@@ -72,13 +72,18 @@ describe('what the upgrade leaves to the schema', () => {
     expect(sandbox.purchases[0]![1]).toMatchObject({ purchase: { products: [{ quantity: 1.123456, tax_percent: '7.50' }] } });
   });
 
-  it('only a document of format 1 is upgraded; format 2 and others are not touched', () => {
-    for (const format of [2, 3, '1']) {
+  it('only a document of format 1 is upgraded; one of format 2 only gains the fields added within it; others are not touched', () => {
+    for (const format of [3, '1']) {
       const document = { billing_sim_snapshot: format, sandbox: oldSandbox() };
       const before = structuredClone(document);
       upgradeSnapshotDocument(document);
       expect(document).toEqual(before);
     }
+    const current = { billing_sim_snapshot: 2, sandbox: oldSandbox() };
+    const before = structuredClone(current);
+    upgradeSnapshotDocument(current);
+    expect(current.sandbox.webhooks).toEqual(before.sandbox.webhooks);
+    expect(current.sandbox.deliveries.map(([, delivery]) => delivery)).toEqual(before.sandbox.deliveries.map(([, delivery]) => expect.objectContaining({ ...(delivery as object), status: 'pending', tries: [] })));
     const old = { billing_sim_snapshot: 1, sandbox: oldSandbox() };
     upgradeSnapshotDocument(old);
     expect(old.billing_sim_snapshot).toBe(2);

@@ -9,6 +9,7 @@ import type { Client, Input, Purchase } from '../../domain/types.ts';
 import { assertCancellable, chargeWithToken, payAtCheckout } from '../../engine/payments.ts';
 import { capture, markAsPaid, refund, release, resendInvoice } from '../../engine/purchase-actions.ts';
 import { awaitPayment, savePurchase } from '../../engine/records.ts';
+import { checkoutScope } from '../../engine/sandboxes.ts';
 import { deleteToken } from '../../engine/tokens.ts';
 import { created, find, ok, type SandboxHandler } from '../handler.ts';
 import { paginate } from '../pagination.ts';
@@ -20,7 +21,7 @@ export const purchaseHandlers: Record<string, SandboxHandler> = {
     let client: Client | undefined = sandbox.clients.get(body.client_id as string);
     const newClient = 'client' in body && !('client_id' in body) ? writeClient('create', undefined, body.client as Input, ctx) : undefined;
     client ??= newClient;
-    const purchase = createPurchase(body, { brandIds: sandbox.brands.map((brand) => brand.id), client }, ctx);
+    const purchase = createPurchase(body, { brandIds: sandbox.brands.map((brand) => brand.id), client, checkoutScope: checkoutScope(sandbox) }, ctx);
     if (newClient) sandbox.clients.set(newClient.id, newClient);
     awaitPayment(sandbox, savePurchase(sandbox, purchase, 'purchase.created', ctx));
     return created(presentPurchase(purchase, origin));

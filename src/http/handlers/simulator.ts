@@ -1,5 +1,6 @@
 // /sim/v1: sandboxes, snapshots, capabilities and the clock — what only a simulator has. A real
-// server answers none of these, which is how the contract suite tells the two apart.
+// server answers none of these, which is how the contract suite tells the two apart. What a sandbox
+// recorded (events, e-mails, webhook deliveries) is listed by sim-records.ts.
 
 import { ApiError, emptyFieldErrors, errors, fieldError } from '../../domain/errors.ts';
 import type { Input } from '../../domain/types.ts';
@@ -10,9 +11,8 @@ import { advance } from '../../engine/time.ts';
 import { findInconsistency } from '../../store/snapshot-checks.ts';
 import { exportSnapshot, importSnapshot, type SnapshotDocument } from '../../store/snapshot.ts';
 import type { Sandbox } from '../../store/store.ts';
-import { created, ok, type PublicHandler, type SandboxHandler, type Services } from '../handler.ts';
-import { paginate } from '../pagination.ts';
-import { presentEvent } from '../present.ts';
+import { created, noContent, ok, type PublicHandler, type SandboxHandler, type Services } from '../handler.ts';
+import { simRecordHandlers } from './sim-records.ts';
 
 export const publicSimulatorHandlers: Record<string, PublicHandler> = {
   getHealth: () => ok({ status: 'ok' }),
@@ -40,6 +40,8 @@ function newSandbox(body: Input, services: Services): Sandbox {
       frozen: (body.frozen as boolean | undefined) ?? true,
       fixtures: (body.fixtures as boolean | undefined) ?? false,
       seed: (body.seed as number | undefined) ?? DEFAULT_SEED,
+      // With a seed, the sandbox's object ids are its own sequence of that seed: the same on every run.
+      ownIds: body.seed !== undefined,
     },
     services.clock,
     services.ids,
@@ -76,22 +78,24 @@ export const simulatorHandlers: Record<string, SandboxHandler> = {
     return ok(clockView(sandbox.clock, services.clock));
   },
 
-  advanceClock: async ({ sandbox, body, services }) => {
-    const processed = await advance(sandbox, body as { to?: string; by?: string }, services.clock, services.ids, services.background.runOptions);
+  advanceClock: async ({ sandbox, body, services, ctx }) => {
+    const processed = await advance(sandbox, body as { to?: string; by?: string }, services.clock, ctx.ids, services.background.runOptions);
     return ok({ ...clockView(sandbox.clock, services.clock), processed });
   },
 
-  listEvents: ({ sandbox, query, url, origin }) => {
-    const page = paginate(sandbox.events, query, url);
-    return ok({ ...page, results: page.results.map((event) => presentEvent(event, origin)) });
-  },
-
-  listOutbox: ({ sandbox, query, url }) => ok(paginate(sandbox.outbox, query, url)),
+  ...simRecordHandlers,
 
   resetSandbox: ({ sandbox, services }) => {
     // The signing key survives: receivers keep verifying with the key they fetched.
     const fresh = { ...resetSandbox(sandbox, services.clock, services.ids), signingKey: sandbox.signingKey };
     services.store.put(fresh);
     return ok({ id: fresh.id, brand_id: fresh.brands[0]!.id, clock: clockView(fresh.clock, services.clock) });
+  },
+
+  deleteSandbox: ({ sandbox, services }) => {
+    // Inside the sandbox's turn: requests queued behind it find no sandbox, and their token gets 401.
+    services.store.delete(sandbox.id);
+    services.background.forget(sandbox.id);
+    return noContent();
   },
 };

@@ -1,0 +1,80 @@
+// /sim/v1: what a sandbox recorded, for a QA engineer to check. Events and e-mails filtered by
+// `type`, `object_id` and `since`; the webhook delivery log, filtered by `status`, `webhook_id` and
+// `event_type`, with a resend. Lists are newest first; `next` and `previous` keep the filters.
+
+import { errors, fieldError } from '../../domain/errors.ts';
+import type { OutboxEmail, SimEvent } from '../../domain/types.ts';
+import { findDeliveries } from '../../engine/delivery-log.ts';
+import { resendDelivery } from '../../engine/webhooks.ts';
+import type { Delivery, DeliveryStatus } from '../../store/store.ts';
+import { created, ok, type SandboxHandler } from '../handler.ts';
+import { paginate } from '../pagination.ts';
+import { presentEvent } from '../present.ts';
+
+/** The filters of GET /sim/v1/events and /sim/v1/outbox, once checked: `since` in Unix seconds. */
+interface RecordFilters {
+  type?: string;
+  objectId?: string;
+  since?: number;
+}
+
+/**
+ * The schema has checked the values; what it cannot: an RFC 3339 instant that Date cannot hold (a
+ * leap second, `…T23:59:60Z`) is refused, naming the parameter, rather than matching nothing.
+ */
+function recordFilters(query: Record<string, unknown>): RecordFilters {
+  const since = query.since === undefined ? undefined : Date.parse(query.since as string);
+  if (since !== undefined && Number.isNaN(since)) throw fieldError('since', errors.invalid('Enter an ISO-8601 instant a JavaScript Date can hold (no leap second).'));
+  // created_on and sent_on are whole seconds: one at or after `since` is the next whole second or later.
+  return { type: query.type as string | undefined, objectId: query.object_id as string | undefined, since: since === undefined ? undefined : Math.ceil(since / 1000) };
+}
+
+/** The records that pass, or the list itself when nothing filters it (100,000 events need no copy here). */
+function filtered<T>(records: T[], filters: RecordFilters, matches: (filters: RecordFilters) => (record: T) => boolean): T[] {
+  return Object.values(filters).every((value) => value === undefined) ? records : records.filter(matches(filters));
+}
+
+const eventMatches = (filters: RecordFilters) => (event: SimEvent) =>
+  (filters.type === undefined || event.event_type === filters.type) &&
+  (filters.objectId === undefined || event.object_id === filters.objectId) &&
+  (filters.since === undefined || event.created_on >= filters.since);
+
+const emailMatches = (filters: RecordFilters) => (email: OutboxEmail) =>
+  (filters.type === undefined || email.kind === filters.type) &&
+  (filters.objectId === undefined || email.purchase_id === filters.objectId) &&
+  (filters.since === undefined || email.sent_on >= filters.since);
+
+const isoOrNull = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+/** A delivery as GET /sim/v1/webhook_deliveries shows it (`WebhookDelivery` in openapi.yaml). */
+function presentDelivery(delivery: Delivery) {
+  return {
+    id: delivery.id,
+    webhook_id: delivery.webhookId,
+    event_id: delivery.eventId,
+    event_type: delivery.eventType,
+    object_id: delivery.objectId,
+    url: delivery.url,
+    status: delivery.status,
+    attempts: delivery.tries.map((tried) => ({ at: new Date(tried.at).toISOString(), status: tried.status, error: tried.error, duration_ms: tried.durationMs })),
+    next_attempt_at: isoOrNull(delivery.nextAttemptAt),
+    created_on: delivery.createdOn,
+  };
+}
+
+export const simRecordHandlers: Record<string, SandboxHandler> = {
+  listEvents: ({ sandbox, query, url, origin }) => {
+    const page = paginate(filtered(sandbox.events, recordFilters(query), eventMatches), query, url);
+    return ok({ ...page, results: page.results.map((event) => presentEvent(event, origin)) });
+  },
+
+  listOutbox: ({ sandbox, query, url }) => ok(paginate(filtered(sandbox.outbox, recordFilters(query), emailMatches), query, url)),
+
+  listWebhookDeliveries: ({ sandbox, query, url }) => {
+    const filters = { status: query.status as DeliveryStatus | undefined, webhookId: query.webhook_id as string | undefined, eventType: query.event_type as string | undefined };
+    const page = paginate(findDeliveries(sandbox, filters), query, url);
+    return ok({ ...page, results: page.results.map(presentDelivery) });
+  },
+
+  resendWebhookDelivery: ({ sandbox, params, ctx }) => created(presentDelivery(resendDelivery(sandbox, params.id!, ctx))),
+};

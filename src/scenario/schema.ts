@@ -1,0 +1,105 @@
+// The scenario format's JSON Schema (scenario.schema.json at the package root, the same file an
+// editor can use for completion), compiled once with ajv, and its first error in words: the dotted
+// path of the bad value (`steps.3.advance.by`) and what is wrong there.
+//
+// The schema carries `errorMessage` on the values whose generic error would say little (a step
+// with no kind, an advance with both `by` and `to`); VS Code's JSON language service shows the
+// same texts. Everything else is described from ajv's keyword.
+
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
+import { onFirstUse, requireLater } from '../contract/lazy.ts';
+
+/** Beside the package's other documents: ../../ from src/scenario/ (and from dist/src/scenario/, where the build copies it). */
+export const SCHEMA_PATH = fileURLToPath(new URL('../../scenario.schema.json', import.meta.url));
+
+export interface SchemaProblem {
+  /** Path segments of the bad value (property names and array indexes). */
+  path: (string | number)[];
+  message: string;
+}
+
+type FormatsPlugin = (ajv: Ajv2020) => Ajv2020;
+
+const validator = onFirstUse((): ValidateFunction => {
+  const { Ajv2020 } = requireLater('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+  const { default: addFormats } = requireLater('ajv-formats') as { default: FormatsPlugin };
+  // allErrors off: the first error is the one reported, and ajv stops there.
+  const ajv = new Ajv2020({ strict: true, strictTypes: false, strictRequired: false, allowUnionTypes: true, verbose: true });
+  addFormats(ajv);
+  ajv.addKeyword({ keyword: 'errorMessage', schemaType: 'string' });
+  return ajv.compile(JSON.parse(readFileSync(SCHEMA_PATH, 'utf8')) as object);
+});
+
+/** The first problem of `document` against the schema, or undefined when it is a valid scenario. */
+export function checkScenario(document: unknown): SchemaProblem | undefined {
+  const validate = validator();
+  if (validate(document)) return undefined;
+  return describe(validate.errors ?? []);
+}
+
+const segments = (pointer: string): (string | number)[] =>
+  pointer
+    .split('/')
+    .slice(1)
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((part) => (/^\d+$/.test(part) ? Number(part) : part));
+
+const own = (error: ErrorObject): string | undefined => (error.parentSchema as { errorMessage?: string } | undefined)?.errorMessage;
+
+function describe(errors: ErrorObject[]): SchemaProblem {
+  const first = errors[0]!;
+  const path = segments(first.instancePath);
+  // A bad key of a mapping (propertyNames): the key is the bad value.
+  const key = (first as ErrorObject & { propertyName?: string }).propertyName;
+  if (key !== undefined) path.push(key);
+  const params = first.params as Record<string, unknown>;
+  const message = own(first);
+  // A step without a kind: the keys it has say what was meant (`advnce`).
+  if (message && first.keyword === 'required' && first.data !== null && typeof first.data === 'object') {
+    return { path, message: `${message} (it has: ${Object.keys(first.data).join(', ') || 'nothing'})` };
+  }
+  if (message) return { path, message };
+  // A combinator that failed (anyOf, oneOf) says more than its first branch does. (The `if` of a
+  // failed `then` only repeats that the mapping is wrong.)
+  const summary = errors.find((error) => error.instancePath === first.instancePath && error.keyword !== 'if' && own(error));
+  if (summary) return { path, message: own(summary)! };
+  if (first.keyword === 'required') return { path: [...path, params.missingProperty as string], message: 'required' };
+  if (first.keyword === 'additionalProperties') {
+    const allowed = Object.keys((first.parentSchema as { properties?: object }).properties ?? {});
+    return { path: [...path, params.additionalProperty as string], message: `not a key here (allowed: ${allowed.join(', ')})` };
+  }
+  return { path, message: generic(first) };
+}
+
+function generic(error: ErrorObject): string {
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'type':
+      return `must be ${String(params.type).replace(',', ' or ')}`;
+    case 'enum':
+      return `must be one of ${(params.allowedValues as unknown[]).map(String).join(', ')}`;
+    case 'const':
+      return `must be ${String(params.allowedValue)}`;
+    case 'format':
+      return `must be a ${String(params.format)}`;
+    case 'minItems':
+    case 'minProperties':
+      return `needs at least ${String(params.limit)} ${error.keyword === 'minItems' ? 'item' : 'key'}(s)`;
+    case 'maxItems':
+    case 'maxProperties':
+      return `takes at most ${String(params.limit)} ${error.keyword === 'maxItems' ? 'item' : 'key'}(s)`;
+    case 'minLength':
+      return params.limit === 1 ? 'must not be empty' : `needs at least ${String(params.limit)} characters`;
+    case 'maxLength':
+      return `takes at most ${String(params.limit)} characters`;
+    case 'minimum':
+    case 'maximum':
+      return `must be ${error.keyword === 'minimum' ? 'at least' : 'at most'} ${String(params.limit)}`;
+    default:
+      // ajv's own wording is plain for the rest: "must be >= 0", "must NOT have fewer than 1 items".
+      return error.message ?? error.keyword;
+  }
+}
