@@ -5,7 +5,7 @@
 // when they are there; better-sqlite3 is compiled).
 
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -121,6 +121,18 @@ export { apiUrl };`,
       const result = await inApp('npx', ['billing-sim', 'contract', '--base-url', api, '--token', token, '--token2', token2], 240_000);
       expect(result.stdout).toMatch(/^\d+ passed, 0 failed/m);
       expect(result.code).toBe(0);
+    }, 240_000);
+
+    it('serves the dashboard and both of its scripts', async () => {
+      for (const path of ['/', '/ui/dashboard.js', '/ui/dashboard-actions.js']) expect((await fetch(`${origin}${path}`)).status, path).toBe(200);
+    });
+
+    it('npx billing-sim scenario run passes a scenario file of the user\'s, in a simulator of its own and against this server', async () => {
+      copyFileSync(join(ROOT, 'fixtures/scenarios/declined-once-then-fine.yaml'), join(app, 'dunning.yaml'));
+      for (const where of [[], ['--origin', origin]]) {
+        const result = await inApp('npx', ['billing-sim', 'scenario', 'run', ...where, 'dunning.yaml'], 120_000);
+        expect(result.code, result.stdout + result.stderr).toBe(0);
+      }
     }, 240_000);
 
     it('SIGTERM to npx leaves nothing listening within 2 s', async () => {
