@@ -46,8 +46,9 @@ function expand(paths: string[]): string[] {
     let isFolder: boolean;
     try {
       isFolder = statSync(path).isDirectory();
-    } catch {
-      throw new ScenarioError(`${path}: no such file or folder`);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new ScenarioError(code === 'ENOENT' ? `${path}: no such file or folder` : `${path}: cannot be read (${code ?? (error as Error).message})`);
     }
     if (!isFolder) return [path];
     const files = readdirSync(path)
