@@ -45,6 +45,9 @@ function shared(subject: string): string {
   return subject;
 }
 
+/** The subject made last and what it was made of: consecutive e-mails of a billing day mostly repeat it. */
+let last = { kind: '', what: '', amount: NaN, currency: '', subject: '' };
+
 /**
  * "Invoice for <what> — <amount>" / "Receipt for <what> — <amount>". <what> is the title of the
  * template that generated the purchase, else its first product's name; <amount> is the total, or
@@ -53,5 +56,10 @@ function shared(subject: string): string {
 export function emailSubject(kind: EmailKind, purchase: Purchase, templateTitle?: string): string {
   const what = templateTitle || purchase.purchase.products[0]?.name || `purchase ${purchase.id}`;
   const amount = kind === 'receipt' && purchase.payment ? purchase.payment.amount : purchase.purchase.total;
-  return shared(`${kind === 'invoice' ? 'Invoice' : 'Receipt'} for ${what} — ${formatMoney(amount, purchase.purchase.currency)}`);
+  const currency = purchase.purchase.currency;
+  if (kind !== last.kind || what !== last.what || amount !== last.amount || currency !== last.currency) {
+    const subject = shared(`${kind === 'invoice' ? 'Invoice' : 'Receipt'} for ${what} — ${formatMoney(amount, currency)}`);
+    last = { kind, what, amount, currency, subject };
+  }
+  return last.subject;
 }

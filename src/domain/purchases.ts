@@ -10,7 +10,8 @@ import { rejectChanges, SERVER_FIELDS } from './fields.ts';
 import { PAYMENT_METHODS } from './payment-methods.ts';
 import { buildPurchaseDetails } from './purchase-details.ts';
 import { unixSeconds, type Context } from './context.ts';
-import type { Attempt, AttemptType, Client, Input, Purchase, PurchaseDetails, PurchaseStatus, ServiceType } from './types.ts';
+import { historyWith, NO_HISTORY, NO_TRANSACTION, transactionWith } from './shared-parts.ts';
+import type { Attempt, Client, Input, Purchase, PurchaseDetails, PurchaseStatus, ServiceType } from './types.ts';
 
 /** Execution time of a service type at the bank (DESIGN.md §4.8). */
 export const EXECUTION_DAYS: Record<ServiceType, number> = { ONEDAY: 1, TWODAY: 2 };
@@ -85,11 +86,11 @@ export function buildPurchase(fields: NewPurchase, ctx: Context): Purchase {
     failure_redirect: fields.failureRedirect ?? null,
     purchase: fields.details,
     status: 'created',
-    status_history: [{ status: 'created', timestamp: now }],
+    status_history: historyWith(NO_HISTORY, 'created', now),
     service_type: fields.serviceType ?? null,
     recurring_token: null,
     payment: null,
-    transaction_data: { payment_method: null, country: null, attempts: [] },
+    transaction_data: NO_TRANSACTION,
     refundable_amount: 0,
     refund_availability: 'none',
     marked_as_paid: false,
@@ -97,21 +98,15 @@ export function buildPurchase(fields: NewPurchase, ctx: Context): Purchase {
   };
 }
 
-/** An attempt to move money with `method`; `error` when it failed. */
-export function attempt(type: AttemptType, method: string | null, error: Attempt['error'] = null): Attempt {
-  return { type, successful: error === null, payment_method: method, country: null, client_ip: null, processing_time: 0, extra: {}, error };
-}
-
 /** The purchase's `transaction_data` with `tried` first (the platform lists attempts newest first). */
 export function withAttempt(purchase: Purchase, tried: Attempt): Pick<Purchase, 'transaction_data'> {
-  const data = purchase.transaction_data;
-  return { transaction_data: { ...data, payment_method: tried.payment_method ?? data.payment_method, attempts: [tried, ...data.attempts] } };
+  return { transaction_data: transactionWith(purchase.transaction_data, tried) };
 }
 
 /** The purchase in a new status, with the change appended to its history. */
 export function withStatus(purchase: Purchase, status: PurchaseStatus, ctx: Context, changes: Partial<Purchase> = {}): Purchase {
   const now = unixSeconds(ctx.clock.now());
-  return { ...purchase, ...changes, status, updated_on: now, status_history: [...purchase.status_history, { status, timestamp: now }] };
+  return { ...purchase, ...changes, status, updated_on: now, status_history: historyWith(purchase.status_history, status, now) };
 }
 
 /**

@@ -56,12 +56,15 @@ export class Background {
 
   /** How turns run work: within the event limit, handing webhook POSTs to this background, saving between slices. */
   get runOptions(): RunOptions {
-    return { maxEvents: this.maxEvents, deliver: (attempt) => this.deliver(attempt), checkpoint: (sandbox) => this.settle(sandbox) };
+    return { maxEvents: this.maxEvents, deliver: (attempt) => this.deliver(attempt), checkpoint: (sandbox, slack) => this.settle(sandbox, slack) };
   }
 
-  /** The end of any turn: events past the limit go (a request records some too), then the commit. */
-  settle(sandbox: Sandbox): void {
-    trimEvents(sandbox, this.maxEvents);
+  /**
+   * The end of any turn: events past the limit go (a request records some too), then the commit.
+   * Between the slices of an advance, `slack` events past the limit may stay until the next.
+   */
+  settle(sandbox: Sandbox, slack = 0): void {
+    trimEvents(sandbox, this.maxEvents, slack);
     this.store.commit(sandbox);
   }
 

@@ -11,7 +11,7 @@ import type { Sandbox } from '../store/store.ts';
 import { billingDate, launch, scheduleNext } from './launch.ts';
 import { chargeAutomatically, execute, type Processed } from './payments.ts';
 import { schedule, type Job } from './queue.ts';
-import { awaitPayment, savePurchase, sendEmail } from './records.ts';
+import { awaitPayment, recordEvent, savePurchase, sendEmail } from './records.ts';
 import { checkoutScope } from './sandboxes.ts';
 import { newestUsableToken } from './tokens.ts';
 
@@ -21,7 +21,7 @@ function dueOf(template: BillingTemplate, issued: string): number {
   return startOfDay(dueDate, template.purchase.timezone) / 1000;
 }
 
-/** A purchase for a subscriber: the template's details copied 1:1 (or `details` for a first deduction). */
+/** A new purchase for a subscriber, not yet stored: the template's details copied 1:1 (or `details` for a first deduction). */
 function subscriberPurchase(
   sandbox: Sandbox,
   template: BillingTemplate,
@@ -30,26 +30,21 @@ function subscriberPurchase(
   ctx: Context,
   details: PurchaseDetails = template.purchase,
 ): Purchase {
-  return savePurchase(
-    sandbox,
-    buildPurchase(
-      {
-        brandId: template.brand_id,
-        client: sandbox.clients.get(subscriber.client_id)!,
-        details,
-        billingTemplateId: template.id,
-        issued,
-        due: dueOf(template, issued),
-        skipCapture: template.skip_capture,
-        sendReceipt: subscriber.send_receipt,
-        forceRecurring: template.force_recurring,
-        whitelist: subscriber.payment_method_whitelist,
-        serviceType: template.force_recurring ? subscriber.default_service_type : null,
-        checkoutScope: checkoutScope(sandbox),
-      },
-      ctx,
-    ),
-    'purchase.created',
+  return buildPurchase(
+    {
+      brandId: template.brand_id,
+      client: sandbox.clients.get(subscriber.client_id)!,
+      details,
+      billingTemplateId: template.id,
+      issued,
+      due: dueOf(template, issued),
+      skipCapture: template.skip_capture,
+      sendReceipt: subscriber.send_receipt,
+      forceRecurring: template.force_recurring,
+      whitelist: subscriber.payment_method_whitelist,
+      serviceType: template.force_recurring ? subscriber.default_service_type : null,
+      checkoutScope: checkoutScope(sandbox),
+    },
     ctx,
   );
 }
@@ -69,7 +64,7 @@ export function addSubscriber(sandbox: Sandbox, template: BillingTemplate, input
   }
   // "A Purchase is created and returned. The caller redirects the client to purchase.checkout_url to pay."
   sandbox.subscribers.set(subscriber.id, subscriber);
-  let purchase = subscriberPurchase(sandbox, template, subscriber, today, ctx);
+  let purchase = savePurchase(sandbox, subscriberPurchase(sandbox, template, subscriber, today, ctx), 'purchase.created', ctx);
   if (subscriber.send_invoice_on_add_subscriber) {
     // The platform's send_invoice_on_add_subscriber: the first purchase is e-mailed to the client.
     purchase = savePurchase(sandbox, withStatus(purchase, 'sent', ctx), 'purchase.sent', ctx);
@@ -84,7 +79,14 @@ export function addSubscriber(sandbox: Sandbox, template: BillingTemplate, input
 const billable = (template: BillingTemplate, subscriber: BillingTemplateClient): boolean =>
   subscriber.status === 'active' && !template.subscription_paused;
 
+/**
+ * A billing's new purchase, charged at once. The charge stores the purchase's next version within
+ * this job, so the created version is recorded as its event and not stored first: one insert
+ * instead of two into the Map of every purchase of the sandbox (1.2 million after ten years of
+ * 10,000 monthly subscribers, where each insert costs the better part of a microsecond).
+ */
 function charge(sandbox: Sandbox, purchase: Purchase, subscriber: BillingTemplateClient, ctx: Context, processed: Processed): void {
+  recordEvent(sandbox, 'purchase.created', purchase, ctx);
   const token = newestUsableToken(sandbox, purchase.client_id, purchase.service_type);
   const charged = chargeAutomatically(sandbox, purchase, subscriber, token, ctx, processed);
   if (PAYABLE.has(charged.status)) awaitPayment(sandbox, charged);

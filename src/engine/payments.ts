@@ -6,8 +6,9 @@ import { DAY_MS } from '../domain/calendar.ts';
 import { unixSeconds, type Context } from '../domain/context.ts';
 import { ALL, errors, fieldError } from '../domain/errors.ts';
 import { PAYMENT_METHODS } from '../domain/payment-methods.ts';
-import { assertPayable, attempt, DECLINED, EXECUTION_DAYS, serviceTypeFits, withAttempt, withStatus } from '../domain/purchases.ts';
-import type { BillingTemplateClient, Input, PaymentDetails, Purchase, PurchaseStatus, RecurringToken } from '../domain/types.ts';
+import { assertPayable, DECLINED, EXECUTION_DAYS, serviceTypeFits, withAttempt, withStatus } from '../domain/purchases.ts';
+import { attempt, paymentDetails, transactionWith } from '../domain/shared-parts.ts';
+import type { BillingTemplateClient, Input, Purchase, PurchaseStatus, RecurringToken, TransactionData } from '../domain/types.ts';
 import type { Sandbox, TokenOutcome } from '../store/store.ts';
 import { launchOnFirstPayment } from './launch.ts';
 import { schedule } from './queue.ts';
@@ -27,24 +28,6 @@ export interface Processed {
 
 export const noneProcessed = (): Processed => ({ billings: 0, first_deductions: 0, charges: 0, executions: 0, overdue: 0, expired: 0, webhook_deliveries: 0 });
 
-/** The platform's PaymentDetails of money received (or, `outgoing`, returned by a refund). */
-export function paymentDetails(amount: number, currency: string, method: string | null, paidOn: number, outgoing = false): PaymentDetails {
-  return {
-    is_outgoing: outgoing,
-    payment_type: outgoing ? 'refund' : 'purchase',
-    amount,
-    currency,
-    net_amount: amount,
-    fee_amount: 0,
-    pending_amount: 0,
-    pending_unfreeze_on: null,
-    description: '',
-    paid_on: paidOn,
-    remote_paid_on: paidOn,
-    payment_method: method,
-  };
-}
-
 export interface Receipt {
   /** What was received: the total, or less for a partial capture. */
   amount?: number;
@@ -52,8 +35,14 @@ export interface Receipt {
   paidOn?: number;
   /** The events of the change, in order: purchase.paid, or purchase.captured then purchase.paid. */
   events?: readonly string[];
-  changes?: Partial<Purchase>;
+  /** Paid outside the gateway (mark_as_paid/). */
+  markedAsPaid?: boolean;
+  /** The collection that paid it, when it is recorded with the payment: its attempt and the token charged. */
+  transactionData?: TransactionData;
+  recurringToken?: string | null;
 }
+
+const PAID: readonly string[] = ['purchase.paid'];
 
 /**
  * Money received: paid, with the payment, a receipt when asked, and the pending subscriber it
@@ -62,20 +51,18 @@ export interface Receipt {
  */
 export function markPaid(sandbox: Sandbox, purchase: Purchase, method: string | null, ctx: Context, receipt: Receipt = {}): Purchase {
   const amount = receipt.amount ?? purchase.purchase.total;
-  const [event, ...more] = receipt.events ?? ['purchase.paid'];
+  const events = receipt.events ?? PAID;
   const refundable = method === null ? 0 : amount;
-  const paid = savePurchase(
-    sandbox,
-    withStatus(purchase, 'paid', ctx, {
-      ...receipt.changes,
-      payment: paymentDetails(amount, purchase.purchase.currency, method, receipt.paidOn ?? unixSeconds(ctx.clock.now())),
-      refundable_amount: refundable,
-      refund_availability: refundable > 0 ? 'all' : 'none',
-    }),
-    event!,
-    ctx,
-  );
-  for (const next of more) recordEvent(sandbox, next, paid, ctx);
+  const changes = {
+    payment: paymentDetails(amount, purchase.purchase.currency, method, receipt.paidOn ?? unixSeconds(ctx.clock.now())),
+    refundable_amount: refundable,
+    refund_availability: refundable > 0 ? ('all' as const) : ('none' as const),
+    marked_as_paid: receipt.markedAsPaid ?? purchase.marked_as_paid,
+    transaction_data: receipt.transactionData ?? purchase.transaction_data,
+    recurring_token: receipt.recurringToken ?? purchase.recurring_token,
+  };
+  const paid = savePurchase(sandbox, withStatus(purchase, 'paid', ctx, changes), events[0]!, ctx);
+  for (let i = 1; i < events.length; i += 1) recordEvent(sandbox, events[i]!, paid, ctx);
   if (paid.send_receipt) sendEmail(sandbox, 'receipt', paid, ctx);
   launchOnFirstPayment(sandbox, paid, ctx);
   return paid;
@@ -87,10 +74,12 @@ export function markPaid(sandbox: Sandbox, purchase: Purchase, method: string | 
  * `paid` when that time has passed. With skip_capture the money is only reserved: `hold`.
  */
 function collect(sandbox: Sandbox, purchase: Purchase, method: string, tokenId: string | null, type: 'execute' | 'recurring_execute', ctx: Context): Purchase {
-  const changes = { recurring_token: tokenId, ...withAttempt(purchase, attempt(purchase.skip_capture ? 'authorize' : type, method)) };
+  const transactionData = transactionWith(purchase.transaction_data, attempt(purchase.skip_capture ? 'authorize' : type, method));
+  // Most billings end here: paid at once, in one new version of the purchase.
+  if (!purchase.skip_capture && !purchase.service_type) return markPaid(sandbox, purchase, method, ctx, { transactionData, recurringToken: tokenId });
+  const changes = { recurring_token: tokenId, transaction_data: transactionData };
   if (purchase.skip_capture) return savePurchase(sandbox, withStatus(purchase, 'hold', ctx, changes), 'purchase.hold', ctx);
-  if (!purchase.service_type) return markPaid(sandbox, purchase, method, ctx, { changes });
-  const at = ctx.clock.now() + EXECUTION_DAYS[purchase.service_type] * DAY_MS;
+  const at = ctx.clock.now() + EXECUTION_DAYS[purchase.service_type!] * DAY_MS;
   schedule(sandbox, { at, kind: 'execution', id: purchase.id, method });
   return savePurchase(sandbox, withStatus(purchase, 'pending_execute', ctx, changes), 'purchase.pending_execute', ctx);
 }

@@ -6,10 +6,11 @@
 
 import { unixSeconds, type Context } from '../domain/context.ts';
 import { ALL, errors, fieldError } from '../domain/errors.ts';
-import { assertStatus, attempt, PAYABLE, withAttempt, withStatus } from '../domain/purchases.ts';
+import { assertStatus, PAYABLE, withAttempt, withStatus } from '../domain/purchases.ts';
+import { attempt, paymentDetails } from '../domain/shared-parts.ts';
 import type { Input, Payment, Purchase, PurchaseStatus } from '../domain/types.ts';
 import type { Sandbox } from '../store/store.ts';
-import { markPaid, paymentDetails } from './payments.ts';
+import { markPaid } from './payments.ts';
 import { recordEvent, savePurchase, sendEmail } from './records.ts';
 
 /** An amount of an action's body: at most `limit` (the schema has already asked for at least 1). */
@@ -82,7 +83,7 @@ export function markAsPaid(sandbox: Sandbox, purchase: Purchase, input: Input, c
   const now = unixSeconds(ctx.clock.now());
   const paidOn = (input.paid_on as number | undefined) ?? now;
   if (paidOn > now) throw fieldError('paid_on', errors.maxValue(`now on the sandbox clock (${now})`));
-  return markPaid(sandbox, purchase, null, ctx, { paidOn, changes: { marked_as_paid: true } });
+  return markPaid(sandbox, purchase, null, ctx, { paidOn, markedAsPaid: true });
 }
 
 /** POST /purchases/{id}/resend_invoice/: the invoice e-mailed again; a purchase still `created` is now `sent`. */

@@ -1,6 +1,12 @@
-// Scheduled work of a sandbox: a binary heap (tinyqueue) ordered by time, then by insertion, so
-// an advance pops exactly the jobs due before its target, in order, without scanning every
-// subscriber or purchase. The heap's array is the sandbox's `jobs`, so it persists with it.
+// Scheduled work of a sandbox, ordered by time, then by insertion, so an advance pops exactly the
+// jobs due before its target, in order, without scanning every subscriber or purchase.
+//
+// Jobs due at one instant share a bucket, kept in the order they were scheduled (their seq), and a
+// binary heap (tinyqueue) orders the distinct instants. The subscribers of a template bill at the
+// same 00:00, so 10,000 of them make one bucket: a pop takes the next job of the earliest bucket
+// instead of sifting a heap of 10,000 jobs (which cost a tenth of a long advance in cache misses).
+// The sandbox's `jobs` array stays the list of every pending job, in no particular order, as the
+// stores save it; a popped job leaves it by a swap with the last one.
 
 import TinyQueue from 'tinyqueue';
 import type { Job } from '../domain/jobs.ts';
@@ -14,41 +20,88 @@ export interface JobHolder {
   changes?: { jobAdded(job: Job): void; jobRemoved(job: Job): void };
 }
 
-const byTime = (a: Job, b: Job): number => a.at - b.at || a.seq - b.seq;
-const queues = new WeakMap<Job[], TinyQueue<Job>>();
+interface Bucket {
+  /** The jobs due at one instant in seq order; those before `head` have been popped. */
+  jobs: Job[];
+  head: number;
+}
 
-function queueOf(holder: JobHolder): TinyQueue<Job> {
+interface TimeQueue {
+  instants: TinyQueue<number>;
+  buckets: Map<number, Bucket>;
+  /** Where each pending job sits in the holder's `jobs`. */
+  positions: Map<Job, number>;
+}
+
+/** By the holder's `jobs` array: a store that loads or replaces the array gets a queue built from it. */
+const queues = new WeakMap<Job[], TimeQueue>();
+
+function add(queue: TimeQueue, job: Job): void {
+  const bucket = queue.buckets.get(job.at);
+  if (bucket) {
+    bucket.jobs.push(job);
+  } else {
+    queue.buckets.set(job.at, { jobs: [job], head: 0 });
+    queue.instants.push(job.at);
+  }
+}
+
+function queueOf(holder: JobHolder): TimeQueue {
   let queue = queues.get(holder.jobs);
   if (!queue) {
-    // TinyQueue heapifies the array in place and keeps using it, so `holder.jobs` stays the heap.
-    queue = new TinyQueue(holder.jobs, byTime);
+    queue = { instants: new TinyQueue<number>([], (a, b) => a - b), buckets: new Map(), positions: new Map() };
+    holder.jobs.forEach((job, index) => queue!.positions.set(job, index));
+    for (const job of [...holder.jobs].sort((a, b) => a.at - b.at || a.seq - b.seq)) add(queue, job);
     queues.set(holder.jobs, queue);
   }
   return queue;
 }
 
 export function schedule(holder: JobHolder, job: Omit<Job, 'seq'>): void {
+  const queue = queueOf(holder);
   holder.jobSeq += 1;
   (job as Job).seq = holder.jobSeq;
-  queueOf(holder).push(job as Job);
+  queue.positions.set(job as Job, holder.jobs.length);
+  holder.jobs.push(job as Job);
+  // A later seq than every job already queued, so the end of its bucket is its place.
+  add(queue, job as Job);
   holder.changes?.jobAdded(job as Job);
+}
+
+/** The earliest bucket with a job left, or undefined. */
+function earliest(queue: TimeQueue): Bucket | undefined {
+  const at = queue.instants.peek();
+  return at === undefined ? undefined : queue.buckets.get(at);
 }
 
 /** Removes and returns the earliest job due at or before `untilMs`, if any. */
 export function popDue(holder: JobHolder, untilMs: number): Job | undefined {
   const queue = queueOf(holder);
-  const next = queue.peek();
-  if (!next || next.at > untilMs) return undefined;
-  queue.pop();
-  holder.changes?.jobRemoved(next);
-  return next;
+  const bucket = earliest(queue);
+  const job = bucket?.jobs[bucket.head];
+  if (!bucket || !job || job.at > untilMs) return undefined;
+  bucket.head += 1;
+  if (bucket.head === bucket.jobs.length) {
+    queue.buckets.delete(job.at);
+    queue.instants.pop();
+  }
+  const position = queue.positions.get(job)!;
+  const last = holder.jobs.pop()!;
+  if (last !== job) {
+    holder.jobs[position] = last;
+    queue.positions.set(last, position);
+  }
+  queue.positions.delete(job);
+  holder.changes?.jobRemoved(job);
+  return job;
 }
 
 /** The earliest job due at or before `untilMs`, left in the queue; or undefined. */
 export function peekDue(holder: JobHolder, untilMs: number): Job | undefined {
-  const next = queueOf(holder).peek();
+  const bucket = earliest(queueOf(holder));
+  const next = bucket?.jobs[bucket.head];
   return next && next.at <= untilMs ? next : undefined;
 }
 
 /** When the earliest job is due, if any. */
-export const nextDueAt = (holder: JobHolder): number | undefined => queueOf(holder).peek()?.at;
+export const nextDueAt = (holder: JobHolder): number | undefined => queueOf(holder).instants.peek();

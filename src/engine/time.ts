@@ -14,7 +14,7 @@ import { runJob } from './billing.ts';
 import { clockAt, sandboxNow } from './clock.ts';
 import { noneProcessed, type Processed } from './payments.ts';
 import { checkClockInstant } from '../domain/clock-bounds.ts';
-import { checkAdvanceFits, MAX_EVENTS_PER_SANDBOX, SLICE_MS, trimEvents } from './limits.ts';
+import { checkAdvanceFits, EVENTS_SLACK_BETWEEN_SLICES, MAX_EVENTS_PER_SANDBOX, SLICE_MS, trimEvents } from './limits.ts';
 import { peekDue, popDue } from './queue.ts';
 import { startAttempt, type Attempt } from './webhooks.ts';
 
@@ -24,13 +24,13 @@ export interface RunOptions {
   /** Sends an attempt after the turn (engine/background.ts); without it, attempts are counted and not sent. */
   deliver?: (attempt: Attempt) => void;
   /**
-   * Runs between slices, before other sandboxes get the event loop: drops events past the limit
-   * and saves what the slices so far did. A data file thus takes a long advance in pieces of a few
+   * Runs between slices, before other sandboxes get the event loop: drops events once they pass the
+   * limit by `slack` (EVENTS_SLACK_BETWEEN_SLICES of it) and saves what the slices so far did. A data file thus takes a long advance in pieces of a few
    * hundred billings, and no single commit at its end holds every sandbox for seconds. Each piece
    * is a state the engine passes through anyway (jobs run, clock not yet moved), so a crash in the
    * middle leaves a file that opens, and advancing again to the same target finishes the work.
    */
-  checkpoint?: (sandbox: Sandbox) => void;
+  checkpoint?: (sandbox: Sandbox, slack: number) => void;
 }
 
 const MAX_ADVANCE_MS = 100 * 366 * 86_400_000;
@@ -44,6 +44,7 @@ export async function runUntil(sandbox: Sandbox, targetMs: number, ids: Ids, opt
   const ctx = { clock: { now: () => at }, ids };
   let sliceStart = performance.now();
   let budget = SLICE_MS;
+  const slack = Math.floor(maxEvents * EVENTS_SLACK_BETWEEN_SLICES);
   for (let job = popDue(sandbox, targetMs); job; job = popDue(sandbox, targetMs)) {
     at = job.at;
     if (job.kind === 'webhook') {
@@ -58,8 +59,8 @@ export async function runUntil(sandbox: Sandbox, targetMs: number, ids: Ids, opt
     const billed = performance.now() - sliceStart;
     if (billed >= budget) {
       const saving = performance.now();
-      if (options.checkpoint) options.checkpoint(sandbox);
-      else trimEvents(sandbox, maxEvents);
+      if (options.checkpoint) options.checkpoint(sandbox, slack);
+      else trimEvents(sandbox, maxEvents, slack);
       const saved = performance.now() - saving;
       // A slice and its save together take about SLICE_MS: where saving is slower than billing (a
       // data file writes ~8 rows a billing), the next slice bills less.

@@ -2,7 +2,8 @@
 // token without scanning every token of the sandbox. All token changes go through here.
 
 import { unixSeconds, type Context } from '../domain/context.ts';
-import { attempt, withAttempt } from '../domain/purchases.ts';
+import { withAttempt } from '../domain/purchases.ts';
+import { attempt } from '../domain/shared-parts.ts';
 import type { Purchase, RecurringToken, ServiceType } from '../domain/types.ts';
 import type { Sandbox, TokenOutcome } from '../store/store.ts';
 import { recordEvent } from './records.ts';
@@ -49,7 +50,8 @@ export function saveToken(sandbox: Sandbox, purchase: Purchase, method: string, 
  * after it. So ["failure", "success"] declines one charge and accepts the rest.
  */
 export function nextTokenOutcome(sandbox: Sandbox, tokenId: string): TokenOutcome {
-  const outcomes = sandbox.tokenOutcomes.get(tokenId) ?? [];
+  const outcomes = sandbox.tokenOutcomes.get(tokenId);
+  if (outcomes === undefined) return 'success';
   if (outcomes.length > 1) sandbox.tokenOutcomes.set(tokenId, outcomes.slice(1));
   return outcomes[0] ?? 'success';
 }
