@@ -1,14 +1,15 @@
 // Bounded work (DESIGN.md §6): while one sandbox of 1,000 monthly subscribers is advanced 35 years
-// (420,000 billings, near the 500,000-purchase limit), how long do /healthz and another sandbox's
+// (420,000 billings), how long do /healthz and another sandbox's
 // GET take? The simulator runs in a child process (as `npm start` does); this process only asks.
 // Prints a table; the last line is the figures as JSON.
 
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { clientBody, subscriptionBody } from '../test/builders/templates.ts';
+import { call as callTarget } from './http.ts';
+import { startServer } from './spawn.ts';
 
 const SUBSCRIBERS = Number(process.argv[2] ?? 1000);
 const YEARS = Number(process.argv[3] ?? 35);
@@ -17,27 +18,9 @@ const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 // `bounded.ts N YEARS data`: the same with --data (a temporary SQLite file), whose advance commits between slices.
 const folder = process.argv[4] === 'data' ? mkdtempSync(join(tmpdir(), 'billing-sim-bounded-')) : undefined;
 const dataArgs = folder ? ['--data', join(folder, 'bounded.db')] : [];
-const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--port', '0', '--quiet', ...dataArgs], { stdio: ['ignore', 'pipe', 'inherit'] });
-const origin = await new Promise<string>((resolve, reject) => {
-  let printed = '';
-  child.stdout!.on('data', (chunk: Buffer) => {
-    printed += chunk.toString();
-    const found = /API base URL\s+(http:\/\/[^/\s]+)/.exec(printed);
-    if (found) resolve(found[1]!);
-  });
-  child.once('exit', () => reject(new Error(`the simulator exited before it listened:\n${printed}`)));
-});
-
-async function call(token: string, method: string, path: string, body?: unknown): Promise<Record<string, any>> {
-  const res = await fetch(origin + path, {
-    method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const answer = await res.json();
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(answer)}`);
-  return answer;
-}
+const server = await startServer(process.execPath, ['--import', 'tsx', CLI, 'serve', '--port', '0', '--quiet', ...dataArgs]);
+const { origin, child } = server;
+const call = (token: string, method: string, path: string, body?: unknown) => callTarget({ url: origin, token }, method, path, body);
 
 const newSandbox = async () => call('', 'POST', '/sim/v1/sandboxes', { now: '2026-01-30T09:00:00Z' });
 const rssMb = () => Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]) / 1024);
@@ -85,6 +68,6 @@ try {
   console.log(`advance P${YEARS}Y of ${SUBSCRIBERS} subscribers${folder ? ' with --data' : ''}: ${processed.billings} billings in ${advanceMs} ms; server RSS ${rssBefore} → peak ${peakRss} MB`);
   console.log(JSON.stringify({ billings: processed.billings, advanceMs, health: [quantile(health, 0.5), quantile(health, 0.99)], other: [quantile(others, 0.5), quantile(others, 0.99)], rssBefore, peakRss }));
 } finally {
-  child.kill('SIGKILL');
+  await server.stop('SIGKILL');
   if (folder) rmSync(folder, { recursive: true, force: true });
 }

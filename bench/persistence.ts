@@ -7,13 +7,13 @@
 // neither runs on code the other warmed up. Prints a table; the last line is the figures as JSON.
 // `persistence.ts measure [FILE]` and `persistence.ts start [FILE]` are the children.
 
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startSimulator, type RunningSimulator } from '../src/index.ts';
 import { clientBody, subscriptionBody } from '../test/builders/templates.ts';
+import { call } from './http.ts';
+import { runScript } from './spawn.ts';
 
 const SUBSCRIBERS = 1000;
 const WRITES = 300;
@@ -24,17 +24,6 @@ interface Sandbox {
   url: string;
   token: string;
   brandId: string;
-}
-
-async function call(sandbox: Pick<Sandbox, 'url' | 'token'>, method: string, path: string, body?: unknown): Promise<Record<string, any>> {
-  const response = await fetch(`${sandbox.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${sandbox.token}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const answer = await response.json();
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(answer)}`);
-  return answer;
 }
 
 async function newSandbox(sim: RunningSimulator): Promise<Sandbox> {
@@ -106,15 +95,6 @@ async function startUp(dataFile: string | undefined) {
 
 const peakRssMb = () => Math.round(process.resourceUsage().maxRSS / 1024);
 
-/** Each step in a fresh process, so neither store kind runs on code the other warmed up. */
-function child<T>(...args: string[]): T {
-  const out = execFileSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), ...args], {
-    encoding: 'utf8',
-    env: { ...process.env, NODE_NO_WARNINGS: '1' },
-  });
-  return JSON.parse(out.trim().split('\n').at(-1)!) as T;
-}
-
 const [step, file] = process.argv.slice(2);
 if (step === 'measure') {
   console.log(JSON.stringify({ ...(await measure(file)), peakRssMb: peakRssMb() }));
@@ -127,11 +107,13 @@ if (step === 'measure') {
   try {
     type Measured = Awaited<ReturnType<typeof measure>> & { peakRssMb: number };
     type Started = Awaited<ReturnType<typeof startUp>>;
-    const memory = child<Measured>('measure');
-    const data = child<Measured>('measure', bigFile);
+    // Each step in a fresh process, so neither store kind runs on code the other warmed up.
+    const child = <T>(...args: string[]) => runScript<T>('persistence.ts', args);
+    const memory = await child<Measured>('measure');
+    const data = await child<Measured>('measure', bigFile);
     const fileMb = round(statSync(bigFile).size / 2 ** 20, 1);
-    const start = { memory: child<Started>('start'), data: child<Started>('start', join(folder, 'new.db')) };
-    const restart = child<Started>('start', bigFile);
+    const start = { memory: await child<Started>('start'), data: await child<Started>('start', join(folder, 'new.db')) };
+    const restart = await child<Started>('start', bigFile);
 
     const pair = (name: string, m: number | string, d: number) => ({ '': name, memory: m, 'data file': d, 'data / memory': typeof m === 'number' ? round(d / m, 2) : '' });
     console.table([

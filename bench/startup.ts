@@ -4,12 +4,9 @@
 // in turn; the median and the fastest are printed, and the ratio to the floor.
 // Prints one JSON line last: { simulatorMs, npmStartMs, floorMs } (medians).
 
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { CLI, startServer } from './spawn.ts';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const CLI = fileURLToPath(new URL('../dist/src/cli.js', import.meta.url));
 const RUNS = Number(process.argv[2] ?? 7);
 
 const FLOOR = `const server = require('node:http').createServer((req, res) => res.end('ok'));
@@ -18,24 +15,13 @@ server.listen(0, '127.0.0.1', () => console.log('API base URL http://127.0.0.1:'
 /** Milliseconds from spawning `command` to the answer of its first request (/healthz). */
 async function firstAnswer(command: string, args: string[]): Promise<number> {
   const started = performance.now();
-  const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, BILLING_SIM_PORT: '0', BILLING_SIM_QUIET: '1' } });
+  const server = await startServer(command, args, { env: { BILLING_SIM_PORT: '0', BILLING_SIM_QUIET: '1' } });
   try {
-    const origin = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      child.once('exit', (code) => reject(new Error(`${command} exited ${code} before it listened: ${out}`)));
-      child.stdout!.on('data', (chunk: Buffer) => {
-        out += chunk;
-        const url = /API base URL\s+(\S+)/.exec(out)?.[1];
-        if (url) resolve(new URL(url).origin);
-      });
-    });
-    const res = await fetch(`${origin}/healthz`);
+    const res = await fetch(`${server.origin}/healthz`);
     if (res.status !== 200) throw new Error(`${command}: /healthz answered ${res.status}`);
     return performance.now() - started;
   } finally {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
+    await server.stop();
   }
 }
 

@@ -1,67 +1,132 @@
-// Request throughput and start-up time of the simulator beside `prism mock` (Prism's HTTP server
-// on the same openapi.yaml), measured with autocannon in one run: 10 connections, a few seconds per
-// case. Prints one JSON line for bench/run.ts.
+// Request throughput: the simulator as a user starts it (`node dist/src/cli.js serve`), `prism mock`
+// on the same openapi.yaml (bench/servers/prism.ts) and the Express floor (bench/servers/floor.ts,
+// answering the very bodies the simulator answered), each in a process of its own, loaded in turn
+// by autocannon in yet another (bench/load.ts). `throughput.ts [SECONDS] [WARM_UP_SECONDS]`.
+// Prints a table; the last line is the figures as JSON.
 
-import { getHttpOperationsFromSpec } from '@stoplight/prism-http';
-import { createServer as createPrismServer } from '@stoplight/prism-http-server';
-import autocannon from 'autocannon';
-import { fileURLToPath } from 'node:url';
-import pino from 'pino';
-import { startSimulator } from '../src/index.ts';
+import type { LoadResult, LoadSpec } from './load.ts';
+import { call, send } from './http.ts';
+import type { CaseFigures, ServerName } from './results.ts';
+import { CLI, runScript, startServer, tsNode, type Server } from './spawn.ts';
 
-const SPEC = fileURLToPath(new URL('../openapi.yaml', import.meta.url));
-const SECONDS = Number(process.argv[2] ?? 4);
+const SECONDS = Number(process.argv[2] ?? 5);
+const WARM_UP_SECONDS = Number(process.argv[3] ?? 1);
+const CONNECTIONS = 10;
+const SERVERS: ServerName[] = ['simulator', 'prism', 'floor'];
 
-async function timed<T>(start: () => Promise<T>, firstAnswer: (started: T) => Promise<unknown>): Promise<{ value: T; ms: number }> {
-  const t0 = performance.now();
-  const value = await start();
-  await firstAnswer(value);
-  return { value, ms: Math.round(performance.now() - t0) };
+interface Case {
+  name: string;
+  method: 'GET' | 'POST';
+  path: string;
+  body?: unknown;
 }
 
-async function load(url: string, token: string, method: 'GET' | 'POST', body?: unknown): Promise<number> {
-  const result = await autocannon({
-    url,
-    method,
-    connections: 10,
-    duration: SECONDS,
+/** The four cases, in the simulator's default sandbox (two templates: a list answer of about 1.8 kB). */
+async function cases(sim: Server, token: string): Promise<Case[]> {
+  const target = { url: sim.origin, token };
+  const templates = await call(target, 'GET', '/api/v1/billing_templates/');
+  const template = (templates.results as Array<Record<string, any>>).find((t) => t.is_subscription);
+  if (!template) throw new Error("the default sandbox has no subscription template to add subscribers to");
+  const client = await call(target, 'POST', '/api/v1/clients/', { email: 'subscriber@example.com', full_name: 'Load Subscriber' });
+  // The default sandbox's clock is the wall clock: dates from it, so the first deduction is never in the past.
+  const now = new Date((await call(target, 'GET', '/sim/v1/clock')).now);
+  const date = (years: number, days: number) => new Date(Date.UTC(now.getUTCFullYear() + years, now.getUTCMonth(), now.getUTCDate() + days)).toISOString().slice(0, 10);
+  return [
+    { name: 'list GET', method: 'GET', path: '/api/v1/billing_templates/' },
+    { name: 'object GET', method: 'GET', path: `/api/v1/billing_templates/${template.id}/` },
+    { name: 'create POST', method: 'POST', path: '/api/v1/clients/', body: { email: 'load@example.com', full_name: 'Load Test' } },
+    // The simulator accepts the same client again and again: each request adds one more subscription.
+    {
+      name: 'action POST',
+      method: 'POST',
+      path: `/api/v1/billing_templates/${template.id}/add_subscriber/`,
+      body: { client_id: client.id, subscription_deduction_date: date(0, 30), mandate_expiry_date: date(10, 0) },
+    },
+  ];
+}
+
+/** The simulator's answer to one request of each case, for the floor to answer in its place. */
+async function capture(sim: Server, token: string, requests: Case[]) {
+  return Promise.all(
+    requests.map(async ({ method, path, body }) => ({ method, path, ...(await send({ url: sim.origin, token }, method, path, body)) })),
+  );
+}
+
+async function load(server: Server, token: string, request: Case): Promise<LoadResult> {
+  const spec: LoadSpec = {
+    url: server.origin + request.path,
+    method: request.method,
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (result.non2xx > 0) throw new Error(`${method} ${url}: ${result.non2xx} answers were not 2xx`);
-  return Math.round(result.requests.average);
+    body: request.body === undefined ? undefined : JSON.stringify(request.body),
+    connections: CONNECTIONS,
+    seconds: SECONDS,
+    warmUpSeconds: WARM_UP_SECONDS,
+  };
+  const result = await runScript<LoadResult>('load.ts', [JSON.stringify(spec)]);
+  const failed = result.non2xx + result.errors + result.timeouts;
+  if (failed > 0) {
+    throw new Error(`${request.method} ${spec.url}: ${result.non2xx} answers not 2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
+  }
+  return result;
 }
 
-const sim = await timed(
-  () => startSimulator({ port: 0, quiet: true }),
-  (s) => fetch(`${s.url}/healthz`),
-);
-const prism = await timed(
-  async () => {
-    const operations = await getHttpOperationsFromSpec(SPEC);
-    const server = createPrismServer(operations, {
-      // Prism logs at a custom `success` level of its own.
-      components: { logger: pino({ level: 'silent', customLevels: { success: 35 } }) as never },
-      cors: true,
-      config: { mock: { dynamic: false }, checkSecurity: true, validateRequest: true, validateResponse: false, errors: false, upstreamProxy: undefined, isProxy: false },
-    });
-    const address = await server.listen(0, '127.0.0.1');
-    return { server, url: address.replace('0.0.0.0', '127.0.0.1') };
-  },
-  (p) => fetch(`${p.url}/healthz`),
-);
+const started: Server[] = [];
+try {
+  // The default sandbox's token is printed after the URL, and may come in a later chunk.
+  const tokenLine = /bearer token\s+(\S+)\n/;
+  const sim = await startServer(process.execPath, [CLI, 'serve', '--port', '0', '--quiet'], { until: tokenLine });
+  started.push(sim);
+  const token = tokenLine.exec(sim.printed)![1]!;
+  const prism = await startServer(...tsNode('servers/prism.ts'));
+  started.push(prism);
+  const requests = await cases(sim, token);
+  const answers = await capture(sim, token, requests);
+  const refused = answers.filter((answer) => answer.status < 200 || answer.status > 299);
+  if (refused.length > 0) throw new Error(`the simulator refused a case before the load: ${JSON.stringify(refused)}`);
+  const floor = await startServer(...tsNode('servers/floor.ts'), { input: JSON.stringify(answers) });
+  started.push(floor);
+  const servers: Record<ServerName, Server> = { simulator: sim, prism, floor };
 
-const client = { email: 'load@example.com', full_name: 'Load Test' };
-const cases = {
-  'GET /api/v1/billing_templates/': [
-    await load(`${sim.value.apiUrl}/billing_templates/`, sim.value.token, 'GET'),
-    await load(`${prism.value.url}/api/v1/billing_templates/`, sim.value.token, 'GET'),
-  ],
-  'POST /api/v1/clients/': [
-    await load(`${sim.value.apiUrl}/clients/`, sim.value.token, 'POST', client),
-    await load(`${prism.value.url}/api/v1/clients/`, sim.value.token, 'POST', client),
-  ],
-};
-await sim.value.stop();
-await prism.value.server.close();
-console.log(JSON.stringify({ startupMs: [sim.ms, prism.ms], cases }));
+  const figures: Record<string, CaseFigures> = {};
+  // Case by case, the three servers in turn, so a busy moment of the machine falls on one case's peers alike.
+  for (const [i, request] of requests.entries()) {
+    const line = `${request.method} ${request.path.replace(/[0-9a-f-]{36}/, '{id}')}`;
+    const entry: CaseFigures = { request: line, bytes: Buffer.byteLength(JSON.stringify(answers[i]!.body)), servers: {} };
+    figures[request.name] = entry;
+    try {
+      for (const server of SERVERS) entry.servers[server] = await load(servers[server], token, request);
+    } catch (error) {
+      entry.error = (error as Error).message;
+      console.error(`\n!!! ${request.name} FAILED: ${entry.error}\n`);
+    }
+  }
+  printTable(figures);
+  console.log(JSON.stringify({ seconds: SECONDS, warmUpSeconds: WARM_UP_SECONDS, connections: CONNECTIONS, cases: figures }));
+} finally {
+  await Promise.all(started.map((server) => server.stop()));
+}
+
+function printTable(figures: Record<string, CaseFigures>): void {
+  const rows = Object.entries(figures).flatMap(([name, { request, bytes, servers, error }]): Array<Record<string, string | number>> => {
+    if (error) return [{ case: `${name}: ${request}`, server: 'FAILED', 'req/s': error }];
+    const sim = servers.simulator!;
+    return SERVERS.map((server) => ({
+      case: server === 'simulator' ? `${name}: ${request} (${bytes} B)` : '',
+      server,
+      'req/s': servers[server]!.requestsPerSecond,
+      'p50 ms': servers[server]!.p50Ms,
+      'p99 ms': servers[server]!.p99Ms,
+      'sim / this': server === 'simulator' ? '' : server === 'floor' ? percent(sim, servers.floor!) : times(sim, servers.prism!),
+    }));
+  });
+  console.table(rows);
+}
+
+// Rounded down, as bench/criteria.ts prints them: 2.497× is 2.49×, short of 2.5×.
+function percent(a: LoadResult, b: LoadResult): string {
+  return `${Math.floor((100 * a.requestsPerSecond) / b.requestsPerSecond)} %`;
+}
+
+function times(a: LoadResult, b: LoadResult): string {
+  return `${(Math.floor((100 * a.requestsPerSecond) / b.requestsPerSecond) / 100).toFixed(2)} ×`;
+}

@@ -1,0 +1,91 @@
+// The figures of one `npm run bench`, as written to bench/results/<time>.json and read back by
+// bench/compare.ts. Every section is optional: a section that failed has its reason in `failed`
+// instead, and `--only` leaves the others out.
+
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import type { LoadResult } from './load.ts';
+import { ROOT } from './spawn.ts';
+
+export interface TimeTravelFigures {
+  subscribers: number;
+  years: number;
+  ms: number;
+  billings: number;
+  billingsPerSecond: number;
+  peakRssMb: number;
+  rssBeforeMb: number;
+}
+
+export type ServerName = 'simulator' | 'prism' | 'floor';
+
+/** One request case of bench/throughput.ts, keyed by its short name (`object GET`). */
+export interface CaseFigures {
+  /** `GET /api/v1/billing_templates/{id}/` */
+  request: string;
+  /** Size of the simulator's answer, which the floor answers too. */
+  bytes: number;
+  servers: Partial<Record<ServerName, LoadResult>>;
+  /** Why the case has no figures, such as an answer that was not 2xx. */
+  error?: string;
+}
+
+export interface Results {
+  meta: {
+    date: string;
+    commit: string;
+    /** Uncommitted changes in the working tree: the figures are of more than `commit`. */
+    dirty: boolean;
+    node: string;
+    cpus: number;
+    cpuModel: string;
+    options: Record<string, unknown>;
+  };
+  throughput?: {
+    seconds: number;
+    warmUpSeconds: number;
+    connections: number;
+    cases: Record<string, CaseFigures>;
+  };
+  /** By number of subscribers; a size the engine refused or that crashed has `error`. */
+  timeTravel?: Record<string, TimeTravelFigures | { subscribers: number; years: number; error: string }>;
+  startup?: { simulatorMs: number; npmStartMs: number; floorMs: number };
+  contract?: { ms: number; passed: number; failed: number; skipped: number; warnings: number };
+  persistence?: Record<string, unknown>;
+  bounded?: Record<string, unknown>;
+  /** Sections that did not finish, with the reason. */
+  failed: Record<string, string>;
+}
+
+const git = (...args: string[]) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
+
+export function meta(options: Record<string, unknown>): Results['meta'] {
+  let commit = 'unknown';
+  let dirty = false;
+  try {
+    commit = git('rev-parse', 'HEAD');
+    dirty = git('status', '--porcelain', '--untracked-files=no') !== '';
+  } catch {
+    // Not a git checkout (an unpacked tarball): the figures still stand, without a commit.
+  }
+  return {
+    date: new Date().toISOString(),
+    commit,
+    dirty,
+    node: process.version,
+    cpus: availableParallelism(),
+    cpuModel: cpus()[0]?.model ?? 'unknown',
+    options,
+  };
+}
+
+/** Writes the run to bench/results/<ISO time>.json (colons as dashes, for every file system) and answers its path. */
+export function save(results: Results): string {
+  const folder = fileURLToPath(new URL('results/', import.meta.url));
+  mkdirSync(folder, { recursive: true });
+  const file = `${folder}${results.meta.date.replace(/:/g, '-').replace(/\.\d+Z$/, 'Z')}.json`;
+  writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+  return file;
+}
