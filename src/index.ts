@@ -50,6 +50,9 @@ export interface RunningSimulator {
 export const DEFAULT_PORT = 4010;
 export const DEFAULT_HOST = '127.0.0.1';
 
+/** How long after listening the validators start compiling (see startSimulator). */
+const WARM_UP_AFTER_MS = 500;
+
 export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
   // Checked before a data file opens, so that a bad entry leaves nothing open behind its error.
   const corsOrigins = options.corsOrigins?.map(parseCorsOrigin);
@@ -93,9 +96,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   // Running clocks bill as wall time passes, requests or not.
   for (const sandbox of store.all()) app.services.background.wake(sandbox.id);
   await listen(server, options.port ?? DEFAULT_PORT, host);
-  // Listening first: the validators compile while the first requests are answered; a stop ends it.
+  // Listening first, and compiling the validators a moment later, one operation per turn: the
+  // first requests after a start are answered at once (each compiles only its own validators), and
+  // none waits behind the ajv instance the first step builds. A stop ends it.
   const warming = new AbortController();
-  void app.warmUp(warming.signal);
+  const warmUp = setTimeout(() => void app.warmUp(warming.signal), WARM_UP_AFTER_MS);
+  warmUp.unref();
+  warming.signal.addEventListener('abort', () => clearTimeout(warmUp));
   const { address, port } = server.address() as AddressInfo;
   const url = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
   return {

@@ -57,15 +57,18 @@ function queueOf(holder: JobHolder): TimeQueue {
   return queue;
 }
 
-export function schedule(holder: JobHolder, job: Omit<Job, 'seq'>): void {
+export function schedule(holder: JobHolder, fields: Omit<Job, 'seq'>): void {
   const queue = queueOf(holder);
   holder.jobSeq += 1;
-  (job as Job).seq = holder.jobSeq;
-  queue.positions.set(job as Job, holder.jobs.length);
-  holder.jobs.push(job as Job);
+  // Every job made in one shape, its seq included: a seq added afterwards gave each job a second
+  // block for its fields, and the queue's code several shapes to read. An absent k or method is
+  // undefined, which JSON leaves out, so a saved job reads as before.
+  const job: Job = { at: fields.at, seq: holder.jobSeq, kind: fields.kind, id: fields.id, k: fields.k, method: fields.method };
+  queue.positions.set(job, holder.jobs.length);
+  holder.jobs.push(job);
   // A later seq than every job already queued, so the end of its bucket is its place.
-  add(queue, job as Job);
-  holder.changes?.jobAdded(job as Job);
+  add(queue, job);
+  holder.changes?.jobAdded(job);
 }
 
 /** The earliest bucket with a job left, or undefined. */
