@@ -1,7 +1,7 @@
 // The composition root: createApp wires the store, the wall clock, the id source and the compiled
 // contract into one Express app. The CLI, startSimulator() and every test build the server here.
 
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import type { Clock, Ids } from '../domain/context.ts';
 import { buildRouteTable } from '../contract/routes.ts';
 import type { OpenAPIV3_1 } from 'openapi-types';
@@ -51,6 +51,17 @@ export interface App {
   warmUp(signal?: AbortSignal): Promise<void>;
 }
 
+/** Prefixes of the API and the control API, under which no page is served. */
+const API_PREFIXES = ['/api/', '/sim/'];
+
+/**
+ * The pages (checkout, dashboard, docs) only for paths outside the APIs: their routers are a dozen
+ * layers that every `GET /api/v1/billing_templates/` used to walk and match in vain.
+ */
+function pagesOutsideApi(pages: RequestHandler): RequestHandler {
+  return (req, res, next) => (API_PREFIXES.some((prefix) => req.path.startsWith(prefix)) ? next() : pages(req, res, next));
+}
+
 export function createApp(deps: AppDeps): App {
   const routes = buildRouteTable(deps.spec ?? loadSpec());
   const serial = new SandboxSerial();
@@ -70,7 +81,7 @@ export function createApp(deps: AppDeps): App {
   // Before everything else, the pages and /healthz included: a rebound name gets nothing (hosts.ts).
   app.use(hostCheck(deps.allowedHosts));
   app.use(corsPolicy(deps.corsOrigins));
-  app.use(uiRouter(services));
+  app.use(pagesOutsideApi(uiRouter(services)));
   app.use(requireJson);
   // Not strict: any JSON value parses, so `42` or `null` where an object belongs is a schema error
   // naming what was expected, not a "parse error" on valid JSON.

@@ -12,7 +12,8 @@ import { beyondSchema } from '../contract/beyond-schema.ts';
 import { MAX_ERRORS } from '../contract/limits.ts';
 import type { Operation, RouteTable } from '../contract/routes.ts';
 import { applyFaults, type FaultRegistry } from './faults.ts';
-import type { PublicHandler, Reply, SandboxHandler, Services } from './handler.ts';
+import type { PublicHandler, SandboxHandler, Services } from './handler.ts';
+import { sendReply } from './send.ts';
 import { inSandboxTurn } from './turn.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -71,11 +72,6 @@ function validatedInput(operation: Operation, req: Request, params: Record<strin
   return { query, body: body as Input };
 }
 
-function send(res: Response, reply: Reply): void {
-  if (reply.body === undefined) res.status(reply.status).end();
-  else res.status(reply.status).json(reply.body);
-}
-
 export function dispatcher(tables: DispatchTables, services: Services) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const method = req.method === 'HEAD' ? 'GET' : req.method;
@@ -93,7 +89,7 @@ export function dispatcher(tables: DispatchTables, services: Services) {
       const { query, body } = validatedInput(operation, req, params, tables.bodyUpgrades?.[operation.operationId]);
       const handler = tables.publicHandlers[operation.operationId];
       if (!handler) throw notImplemented(operation);
-      return send(res, await handler({ params, query, body, url, origin, services }));
+      return sendReply(req, res, await handler({ params, query, body, url, origin, services }));
     }
 
     const sandboxId = await services.tokens.verify(req.get('authorization'));
@@ -118,7 +114,7 @@ export function dispatcher(tables: DispatchTables, services: Services) {
     );
     // Deliveries the change queued go out after the answer, not before it.
     if (!READS.has(req.method) && reply.status < 400) services.background.wake(sandboxId);
-    send(res, reply);
+    sendReply(req, res, reply);
   };
 }
 

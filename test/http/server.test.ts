@@ -68,6 +68,22 @@ describe('server', () => {
     expect(res.status).toBe(200);
   });
 
+  it('a path with a second trailing slash names nothing: 404', async () => {
+    expect((await h.request('GET', '/api/v1/clients//')).status).toBe(404);
+  });
+
+  it('an answer says application/json; charset=utf-8 with its length in bytes, and HEAD sends the same headers without the body', async () => {
+    await h.request('POST', '/api/v1/clients/', { body: clientBody({ full_name: 'Zoë Ünal' }) });
+    const get = await h.request('GET', '/api/v1/clients/');
+    expect(get.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(Number(get.headers['content-length'])).toBe(Buffer.byteLength(JSON.stringify(get.body)));
+    const head = await fetch(`${h.origin}/api/v1/clients/`, { method: 'HEAD', headers: { authorization: `Bearer ${h.token}` } });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(head.headers.get('content-length')).toBe(get.headers['content-length']);
+    expect(await head.text()).toBe('');
+  });
+
   it('an id that is not a UUID is "not found", like an unknown one', async () => {
     expect((await h.request('GET', '/api/v1/clients/not-a-uuid/')).status).toBe(404);
     expect((await h.request('GET', '/api/v1/clients/6b042125-686a-43e0-8a68-23cf5bee102e/')).status).toBe(404);
