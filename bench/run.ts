@@ -3,7 +3,8 @@
 // bench/results/<time>.json, and the criteria of issue 14 judged last. Informational: it exits 0
 // when a criterion is not met, and a section that fails is reported and skipped, not fatal.
 //   --quick            1 s per request case, time travel of 1,000 and 2,000 only, no persistence or bounded
-//   --seconds N        seconds per request case (default 5; BENCH_SECONDS)
+//   --seconds N        seconds per request case and round (default 3; BENCH_SECONDS)
+//   --rounds N         rounds per request case, the median kept (default 3; 1 with --quick)
 //   --only A,B         only these sections: throughput, time-travel, startup, contract, persistence, bounded
 //   --compare A B      compare two results files instead of running (bench/compare.ts)
 
@@ -17,7 +18,7 @@ const SECTIONS = ['throughput', 'time-travel', 'startup', 'contract', 'persisten
 type Section = (typeof SECTIONS)[number];
 
 const { values: flags, positionals } = parseArgs({
-  options: { quick: { type: 'boolean' }, seconds: { type: 'string' }, only: { type: 'string' }, compare: { type: 'boolean' } },
+  options: { quick: { type: 'boolean' }, seconds: { type: 'string' }, rounds: { type: 'string' }, only: { type: 'string' }, compare: { type: 'boolean' } },
   allowPositionals: true,
 });
 if (flags.compare) {
@@ -29,7 +30,8 @@ if (flags.compare) {
 const quick = flags.quick ?? false;
 const options = {
   quick,
-  seconds: Number(flags.seconds ?? process.env.BENCH_SECONDS ?? (quick ? 1 : 5)),
+  seconds: Number(flags.seconds ?? process.env.BENCH_SECONDS ?? (quick ? 1 : 3)),
+  rounds: Number(flags.rounds ?? (quick ? 1 : 3)),
   warmUpSeconds: quick ? 0.5 : 1,
   subscribers: quick ? [1000, 2000] : [1000, 2000, 10_000],
   startupRuns: quick ? 3 : 7,
@@ -42,9 +44,9 @@ const results: Results = { meta: meta(options), failed: {} };
 
 const run: Record<Section, () => Promise<void>> = {
   throughput: async () => {
-    console.log(`request throughput: autocannon in a process of its own, 10 connections, ${options.seconds} s per case after ${options.warmUpSeconds} s of warm-up;`);
+    console.log(`request throughput: autocannon in a process of its own, 10 connections, ${options.seconds} s per case after ${options.warmUpSeconds} s of warm-up, ${options.rounds} rounds in a rotating order (the median round kept);`);
     console.log('the simulator (compiled), prism mock on the same openapi.yaml, and the Express floor answering the same bodies, each in its own process');
-    results.throughput = await runScript('throughput.ts', [String(options.seconds), String(options.warmUpSeconds)], true);
+    results.throughput = await runScript('throughput.ts', [String(options.seconds), String(options.warmUpSeconds), String(options.rounds)], true);
   },
   'time-travel': async () => {
     console.log('time travel: monthly subscribers with saved cards, advanced 10 years in one call, each size in a fresh process');

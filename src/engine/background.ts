@@ -7,7 +7,7 @@
 import type { Clock, Ids } from '../domain/context.ts';
 import type { Sandbox, Store } from '../store/store.ts';
 import { sandboxClock, sandboxNow } from './clock.ts';
-import { MAX_EVENTS_PER_SANDBOX, trimEvents } from './limits.ts';
+import { EVENTS_SLACK_AFTER_TURN, MAX_EVENTS_PER_SANDBOX, trimEvents } from './limits.ts';
 import { nextDueAt } from './queue.ts';
 import { sandboxIds } from './sandboxes.ts';
 import { catchUp, type RunOptions } from './time.ts';
@@ -61,9 +61,10 @@ export class Background {
 
   /**
    * The end of any turn: events past the limit go (a request records some too), then the commit.
-   * Between the slices of an advance, `slack` events past the limit may stay until the next.
+   * `slack` events past the limit may stay until a later turn: EVENTS_SLACK_AFTER_TURN of the
+   * limit after a request, more between the slices of an advance.
    */
-  settle(sandbox: Sandbox, slack = 0): void {
+  settle(sandbox: Sandbox, slack = Math.floor(this.maxEvents * EVENTS_SLACK_AFTER_TURN)): void {
     trimEvents(sandbox, this.maxEvents, slack);
     this.store.commit(sandbox);
   }

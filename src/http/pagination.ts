@@ -21,15 +21,20 @@ function link(url: string, query: Record<string, unknown>, page: number, pageSiz
   return `${url}?${params}`;
 }
 
-/** `items` in creation order; the page is cut from the newest end. */
+/**
+ * `items` in creation order; the page is cut from the newest end, read backwards in place: the
+ * whole list is never reversed (a sandbox's 100,000 events were copied twice for every page of 100).
+ */
 export function paginate<T>(items: Iterable<T>, query: Record<string, unknown>, url: string): Page<T> {
   const page = (query.page as number | undefined) ?? 1;
   const pageSize = (query.page_size as number | undefined) ?? DEFAULT_PAGE_SIZE;
-  const newestFirst = [...items].reverse();
+  const all = Array.isArray(items) ? (items as readonly T[]) : [...items];
   const start = (page - 1) * pageSize;
+  const results: T[] = [];
+  for (let i = all.length - 1 - start; i >= 0 && results.length < pageSize; i -= 1) results.push(all[i]!);
   return {
-    results: newestFirst.slice(start, start + pageSize),
-    next: start + pageSize < newestFirst.length ? link(url, query, page + 1, pageSize) : null,
-    previous: page > 1 ? link(url, query, Math.min(page - 1, Math.max(1, Math.ceil(newestFirst.length / pageSize))), pageSize) : null,
+    results,
+    next: start + pageSize < all.length ? link(url, query, page + 1, pageSize) : null,
+    previous: page > 1 ? link(url, query, Math.min(page - 1, Math.max(1, Math.ceil(all.length / pageSize))), pageSize) : null,
   };
 }

@@ -10,6 +10,8 @@ import { createIds } from '../../src/engine/ids.ts';
 import { billingsAtMost, MAX_PURCHASES_PER_SANDBOX } from '../../src/engine/limits.ts';
 import { advance } from '../../src/engine/time.ts';
 import { SqliteStore } from '../../src/store/sqlite.ts';
+import { MemoryStore } from '../../src/store/store.ts';
+import { Background, SandboxSerial } from '../../src/engine/background.ts';
 import { busySandbox } from '../builders/busy-sandbox.ts';
 
 const wall = { now: () => Date.parse('2026-01-30T09:00:00Z') };
@@ -66,6 +68,30 @@ describe('event retention', () => {
     const times = sandbox.events.map((event) => event.created_on);
     expect(times).toEqual([...times].sort((a, b) => a - b));
     expect(times.at(-1)).toBe(Date.parse('2027-01-30T00:00:00Z') / 1000);
+  });
+
+  it('after a request, the oldest go once the limit is passed by 1 %, back to exactly the limit; a limit under 100 is kept exactly', () => {
+    const store = new MemoryStore();
+    const report = (line: string) => expect.fail(line);
+    const ids = createIds(8);
+    const sandbox = busySandbox(1, wall, ids);
+    store.put(sandbox);
+    const background = new Background(store, wall, ids, new SandboxSerial(), report, 1000);
+    const more = (count: number) => sandbox.events.push(...Array.from({ length: count }, () => ({ ...sandbox.events[0]!, id: ids.uuid() })));
+    more(1010 - sandbox.events.length);
+    const dropped = sandbox.eventsDropped;
+    background.settle(sandbox);
+    expect(sandbox.events).toHaveLength(1010);
+    more(1);
+    const newest = sandbox.events.slice(-1000).map((event) => event.id);
+    background.settle(sandbox);
+    expect(sandbox.events.map((event) => event.id)).toEqual(newest);
+    expect(sandbox.eventsDropped).toBe(dropped + 11);
+
+    const exact = new Background(store, wall, ids, new SandboxSerial(), report, 99);
+    more(1);
+    exact.settle(sandbox);
+    expect(sandbox.events).toHaveLength(99);
   });
 
   it('a data file drops the rows of dropped events, and a restart has exactly the newest ones', async () => {

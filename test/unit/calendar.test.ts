@@ -58,6 +58,24 @@ describe('"today" in the template\'s time zone', () => {
     expect(addDays('2028-02-26', 4)).toBe('2028-03-01');
     expect(addDays('2026-02-26', 4)).toBe('2026-03-02');
   });
+  it('changes at the first instant of the next day, also on the 23- and 25-hour days of DST, asked in any order', () => {
+    // Europe/Berlin: Mar 29, 2026 has 23 hours (02:00 → 03:00), Oct 25 has 25 (03:00 → 02:00).
+    const cases: [string, string][] = [
+      ['2026-03-28T22:59:59.999Z', '2026-03-28'],
+      ['2026-03-28T23:00:00.000Z', '2026-03-29'],
+      ['2026-03-29T21:59:59.999Z', '2026-03-29'],
+      ['2026-03-29T22:00:00.000Z', '2026-03-30'],
+      ['2026-10-24T22:00:00.000Z', '2026-10-25'],
+      ['2026-10-25T22:59:59.999Z', '2026-10-25'],
+      ['2026-10-25T23:00:00.000Z', '2026-10-26'],
+      ['2026-12-31T22:59:59.999Z', '2026-12-31'],
+      ['2026-12-31T23:00:00.000Z', '2027-01-01'],
+    ];
+    // Forwards, backwards and shuffled: a day remembered from one question must not answer another.
+    for (const order of [cases, [...cases].reverse(), [cases[4]!, cases[0]!, cases[8]!, cases[1]!, cases[6]!, cases[3]!, cases[2]!, cases[7]!, cases[5]!]]) {
+      for (const [instant, day] of order) expect(dayOf(Date.parse(instant), 'Europe/Berlin'), instant).toBe(day);
+    }
+  });
   it('00:00 of a date is a different instant in each zone', () => {
     expect(new Date(startOfDay('2026-02-28', 'Pacific/Auckland')).toISOString()).toBe('2026-02-27T11:00:00.000Z');
     expect(new Date(startOfDay('2026-02-28', 'America/Los_Angeles')).toISOString()).toBe('2026-02-28T08:00:00.000Z');
