@@ -59,7 +59,8 @@ export function markPaid(sandbox: Sandbox, purchase: Purchase, method: string | 
     refund_availability: refundable > 0 ? ('all' as const) : ('none' as const),
     marked_as_paid: receipt.markedAsPaid ?? purchase.marked_as_paid,
     transaction_data: receipt.transactionData ?? purchase.transaction_data,
-    recurring_token: receipt.recurringToken ?? purchase.recurring_token,
+    // A checkout payment passes null: no token charged, so none recorded, whatever the purchase held.
+    recurring_token: receipt.recurringToken !== undefined ? receipt.recurringToken : purchase.recurring_token,
   };
   const paid = savePurchase(sandbox, withStatus(purchase, 'paid', ctx, changes), events[0]!, ctx);
   for (let i = 1; i < events.length; i += 1) recordEvent(sandbox, events[i]!, paid, ctx);

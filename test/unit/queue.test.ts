@@ -18,13 +18,28 @@ describe('job queue ordered by time', () => {
     expect(popDue(holder, 300)?.id).toBe('c');
   });
 
-  it('keeps the heap in the holder\'s own array, so a persisted sandbox resumes its queue', () => {
+  it('keeps every pending job in the holder\'s own array, so a persisted sandbox resumes its queue', () => {
     const holder: JobHolder = { jobs: [], jobSeq: 0 };
     for (const at of [5, 3, 9, 1]) schedule(holder, { at, kind: 'billing', id: String(at) });
+    expect(popDue(holder, 1)?.id).toBe('1');
+    expect(holder.jobs.map((job) => job.id).sort()).toEqual(['3', '5', '9']);
     const restored: JobHolder = JSON.parse(JSON.stringify(holder));
     const order: number[] = [];
     for (let job = popDue(restored, 10); job; job = popDue(restored, 10)) order.push(job.at);
-    expect(order).toEqual([1, 3, 5, 9]);
+    expect(order).toEqual([3, 5, 9]);
+    expect(restored.jobs).toEqual([]);
+  });
+
+  it('jobs of one instant read back in any order still run in the order they were scheduled', () => {
+    const saved: JobHolder = { jobs: [], jobSeq: 0 };
+    for (const id of ['a', 'b', 'c', 'd']) schedule(saved, { at: 100, kind: 'billing', id });
+    schedule(saved, { at: 50, kind: 'overdue', id: 'early' });
+    // A data file's rows come back in no promised order.
+    const restored: JobHolder = { jobs: [...saved.jobs].reverse().map((job) => ({ ...job })), jobSeq: saved.jobSeq };
+    schedule(restored, { at: 100, kind: 'billing', id: 'later' });
+    const order: string[] = [];
+    for (let job = popDue(restored, 100); job; job = popDue(restored, 100)) order.push(job.id);
+    expect(order).toEqual(['early', 'a', 'b', 'c', 'd', 'later']);
   });
 
   it('tells a durable store what to save: jobs still queued that it lacks, and saved jobs since run', () => {
