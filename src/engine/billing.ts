@@ -53,6 +53,7 @@ function subscriberPurchase(
 export function addSubscriber(sandbox: Sandbox, template: BillingTemplate, input: Input, ctx: Context) {
   const today = dayOf(ctx.clock.now(), template.purchase.timezone);
   const subscriber = newSubscriber(input, { template, clientExists: sandbox.clients.has(input.client_id as string), today }, ctx);
+  sandbox.subscribers.set(subscriber.id, subscriber);
   if (subscriber.subscription_first_deduction_date !== null) {
     const at = startOfDay(subscriber.subscription_first_deduction_date, template.purchase.timezone);
     schedule(sandbox, { at, kind: 'first_deduction', id: subscriber.id });
@@ -63,7 +64,6 @@ export function addSubscriber(sandbox: Sandbox, template: BillingTemplate, input
     return { billing_template_client: active, purchase: null };
   }
   // "A Purchase is created and returned. The caller redirects the client to purchase.checkout_url to pay."
-  sandbox.subscribers.set(subscriber.id, subscriber);
   let purchase = savePurchase(sandbox, subscriberPurchase(sandbox, template, subscriber, today, ctx), 'purchase.created', ctx);
   if (subscriber.send_invoice_on_add_subscriber) {
     // The platform's send_invoice_on_add_subscriber: the first purchase is e-mailed to the client.
@@ -105,10 +105,10 @@ function runBilling(sandbox: Sandbox, job: Job, ctx: Context, processed: Process
     const purchase = subscriberPurchase(sandbox, template, subscriber, date, ctx);
     charge(sandbox, purchase, subscriber, ctx, processed);
   }
-  // Replaced, not changed in place: a durable store saves what the sandbox's Maps were given.
-  const advanced = { ...plan, next: plan.next + 1 };
-  sandbox.schedules.set(job.id, advanced);
-  scheduleNext(sandbox, template, subscriber, advanced, ctx, { number_of_billing_cycles_passed: subscriber.number_of_billing_cycles_passed + 1 });
+  // A plan never leaves the sandbox, so it is changed in place.
+  plan.next += 1;
+  sandbox.changes.changedInPlace('schedules', job.id);
+  scheduleNext(sandbox, template, subscriber, plan, ctx, { passed: subscriber.number_of_billing_cycles_passed + 1 }, job);
 }
 
 /** DESIGN.md §4.6: one purchase on f for exactly the first-deduction amount, no tax or discount. */

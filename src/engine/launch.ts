@@ -6,7 +6,7 @@ import { addPeriods, compareDates, dayOf, startOfDay } from '../domain/calendar.
 import { unixSeconds, type Context } from '../domain/context.ts';
 import type { BillingTemplate, BillingTemplateClient, Purchase } from '../domain/types.ts';
 import type { Sandbox, SubscriberSchedule } from '../store/store.ts';
-import { schedule } from './queue.ts';
+import { requeue, schedule, type Job } from './queue.ts';
 import { recordEvent } from './records.ts';
 
 /**
@@ -30,10 +30,23 @@ function nextScheduledOn(template: BillingTemplate, subscriber: BillingTemplateC
   return compareDates(date, subscriber.mandate_expiry_date) > 0 ? null : date;
 }
 
+/** What a launch or a billing changes on the subscriber besides its schedule fields. */
+export interface SubscriberChanges {
+  status?: BillingTemplateClient['status'];
+  /** number_of_billing_cycles_passed. */
+  passed?: number;
+}
+
 /**
  * Queues the billing of date `plan.next` (trial dates included: they count as cycles passed) and
  * returns the subscriber with its schedule fields brought up to date. DESIGN.md §4.7: no billing
- * after the mandate's expiry, so nothing is queued past it.
+ * after the mandate's expiry, so nothing is queued past it. `job` is the billing job just run,
+ * which moves to the next date rather than a new one being made.
+ *
+ * The record is changed in place unless it is frozen: a record that something outside the
+ * sandbox's Map keeps (an event's payload, records.ts) is frozen there, and is replaced instead.
+ * A billing thus writes three fields where it used to copy all 26 into a new record, which lived a
+ * month and died in the old generation. `subscriber` must be the record the sandbox holds.
  */
 export function scheduleNext(
   sandbox: Sandbox,
@@ -41,19 +54,22 @@ export function scheduleNext(
   subscriber: BillingTemplateClient,
   plan: SubscriberSchedule,
   ctx: Context,
-  changes: Partial<BillingTemplateClient> = {},
+  changes: SubscriberChanges = {},
+  job?: Job,
 ): BillingTemplateClient {
   const date = billingDate(template, plan.launch!, plan.next);
   if (compareDates(date, subscriber.mandate_expiry_date) <= 0) {
-    schedule(sandbox, { at: startOfDay(date, template.purchase.timezone), kind: 'billing', id: subscriber.id, k: plan.next });
+    const at = startOfDay(date, template.purchase.timezone);
+    if (job) requeue(sandbox, job, at, plan.next);
+    else schedule(sandbox, { at, kind: 'billing', id: subscriber.id, k: plan.next });
   }
-  const updated: BillingTemplateClient = {
-    ...subscriber,
-    ...changes,
-    subscription_billing_scheduled_on: nextScheduledOn(template, subscriber, plan),
-    updated_on: unixSeconds(ctx.clock.now()),
-  };
-  sandbox.subscribers.set(updated.id, updated);
+  const updated = Object.isFrozen(subscriber) ? { ...subscriber } : subscriber;
+  if (changes.status !== undefined) updated.status = changes.status;
+  if (changes.passed !== undefined) updated.number_of_billing_cycles_passed = changes.passed;
+  updated.subscription_billing_scheduled_on = nextScheduledOn(template, updated, plan);
+  updated.updated_on = unixSeconds(ctx.clock.now());
+  if (updated === subscriber) sandbox.changes.changedInPlace('subscribers', updated.id);
+  else sandbox.subscribers.set(updated.id, updated);
   return updated;
 }
 
@@ -75,8 +91,9 @@ export function launch(
     const launched = { ...template, subscription_has_active_clients: true, updated_on: unixSeconds(ctx.clock.now()) };
     sandbox.templates.set(template.id, launched);
   }
-  const active = scheduleNext(sandbox, template, subscriber, plan, ctx, { status: 'active', number_of_billing_cycles_passed: start.passed });
-  if (subscriber.status !== 'active') recordEvent(sandbox, 'billing_template_client.activated', active, ctx);
+  const activated = subscriber.status !== 'active';
+  const active = scheduleNext(sandbox, template, subscriber, plan, ctx, { status: 'active', passed: start.passed });
+  if (activated) recordEvent(sandbox, 'billing_template_client.activated', active, ctx);
   return active;
 }
 

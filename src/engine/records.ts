@@ -17,6 +17,9 @@ export function recordEvent(sandbox: Sandbox, eventType: string, object: Resourc
     object_id: object.id,
     payload: object,
   };
+  // A subscriber's billings change its record in place unless it is frozen (launch.ts scheduleNext):
+  // the event keeps the record as it is now.
+  if (object.type === 'billing_template_client') Object.freeze(object);
   sandbox.events.push(event);
   if (sandbox.webhooks.size > 0) enqueueDeliveries(sandbox, event, ctx);
 }

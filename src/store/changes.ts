@@ -31,6 +31,11 @@ export class ChangeSet {
     changed.set(key, change);
   }
 
+  /** A record changed in place, still under its key: saved again, and its Map not written. */
+  changedInPlace(collection: string, key: string): void {
+    if (this.enabled) this.noteKey(collection, key, 'update');
+  }
+
   jobAdded(job: Job): void {
     if (this.enabled) this.jobsAdded.set(job.seq, job);
   }

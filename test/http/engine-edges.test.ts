@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { useHarness } from '../support/harness.ts';
-import { advance, createPurchase, generated, getPurchase, getSubscriber, makeClient, makeTemplate, payPurchase, sandboxAt, subscribe, subscriberBody, type Box } from '../builders/engine.ts';
+import { advance, createPurchase, events, generated, getPurchase, getSubscriber, launchSubscriber, makeClient, makeTemplate, payPurchase, sandboxAt, subscribe, subscriberBody, type Box, type Subscriber } from '../builders/engine.ts';
 import { createTemplate } from '../../src/domain/billing-templates.ts';
 import { writeClient } from '../../src/domain/clients.ts';
 import { addSubscriber } from '../../src/engine/billing.ts';
@@ -31,6 +31,21 @@ describe('running clocks', () => {
     expect(after.subscription_billing_scheduled_on).toBe('2026-05-03');
     expect((await generated(box, template.id)).map((p) => p.issued)).toEqual(['2026-04-03']);
     h.wall.ms = Date.parse('2026-01-30T12:00:00Z');
+  });
+});
+
+describe('records kept by events', () => {
+  it('billing_template_client.activated keeps the subscriber as it was activated, while its billings move the record on', async () => {
+    // Launched on Jan 31: its dates are the last days of the months that follow (Feb 28, Mar 31, Apr 30).
+    const { box, template, subscriber } = await launchSubscriber(h, '2027-01-31T10:00:00Z');
+    await advance(box, { to: '2027-04-30T12:00:00Z' });
+    const now = await getSubscriber(box, template.id, subscriber.id);
+    expect(now).toMatchObject({ number_of_billing_cycles_passed: 4, subscription_billing_scheduled_on: '2027-05-31' });
+    const activated = (await events(box)).filter((e) => e.event_type === 'billing_template_client.activated' && e.object_id === subscriber.id);
+    expect(activated).toHaveLength(1);
+    const kept = activated[0]!.payload as Subscriber;
+    expect(kept).toMatchObject({ status: 'active', number_of_billing_cycles_passed: 1, subscription_billing_scheduled_on: '2027-02-28', updated_on: activated[0]!.created_on });
+    expect(now.updated_on).toBe(Date.parse('2027-04-30T00:00:00Z') / 1000);
   });
 });
 

@@ -1,7 +1,7 @@
 // The scheduled-work queue: jobs come out in time order, ties in insertion order, and only those due.
 
 import { describe, expect, it } from 'vitest';
-import { popDue, schedule, type JobHolder } from '../../src/engine/queue.ts';
+import { popDue, requeue, schedule, type JobHolder } from '../../src/engine/queue.ts';
 import { ChangeSet } from '../../src/store/changes.ts';
 
 describe('job queue ordered by time', () => {
@@ -40,6 +40,31 @@ describe('job queue ordered by time', () => {
     const order: string[] = [];
     for (let job = popDue(restored, 100); job; job = popDue(restored, 100)) order.push(job.id);
     expect(order).toEqual(['early', 'a', 'b', 'c', 'd', 'later']);
+  });
+
+  it('a popped billing job requeued for its next date runs after the jobs of that date scheduled before it, and a durable store saves it under its new seq', () => {
+    const changes = new ChangeSet();
+    const holder: JobHolder = { jobs: [], jobSeq: 0, changes };
+    schedule(holder, { at: 100, kind: 'billing', id: 'monthly', k: 0 });
+    schedule(holder, { at: 200, kind: 'billing', id: 'already queued for 200' });
+    changes.enabled = true;
+    changes.clear(0, 0);
+    const job = popDue(holder, 100)!;
+    requeue(holder, job, 200, 1);
+    expect(job).toMatchObject({ at: 200, k: 1, seq: 3 });
+    expect(holder.jobs).toHaveLength(2);
+    expect([...changes.jobsRemoved]).toEqual([1]);
+    expect([...changes.jobsAdded.keys()]).toEqual([3]);
+    const order: string[] = [];
+    for (let next = popDue(holder, 200); next; next = popDue(holder, 200)) order.push(next.id);
+    expect(order).toEqual(['already queued for 200', 'monthly']);
+  });
+
+  it('refuses to requeue a job that is still queued (it would be queued twice)', () => {
+    const holder: JobHolder = { jobs: [], jobSeq: 0 };
+    schedule(holder, { at: 100, kind: 'billing', id: 'a', k: 0 });
+    expect(() => requeue(holder, holder.jobs[0]!, 200, 1)).toThrow(/still queued/);
+    expect(holder.jobs).toHaveLength(1);
   });
 
   it('tells a durable store what to save: jobs still queued that it lacks, and saved jobs since run', () => {
