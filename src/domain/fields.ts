@@ -64,7 +64,10 @@ export function mergeWritable<T extends object>(
     for (const field of keepOnPut) base[field] = (stored as Record<string, unknown>)[field];
   }
   for (const field of writable) {
-    if (field in input) base[field] = structuredClone(input[field]);
+    if (!(field in input)) continue;
+    // Objects are copied, so the record shares nothing with the request; a string or number is its own value.
+    const value = input[field];
+    base[field] = typeof value === 'object' && value !== null ? structuredClone(value) : value;
   }
   return base as T;
 }

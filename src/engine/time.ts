@@ -33,6 +33,9 @@ export interface RunOptions {
   checkpoint?: (sandbox: Sandbox, slack: number) => void;
 }
 
+/** A billing takes about 10 µs, so a slice overruns its budget by well under a millisecond. */
+const JOBS_PER_CLOCK_READ = 32;
+
 const MAX_ADVANCE_MS = 100 * 366 * 86_400_000;
 
 const nextTurnOfTheLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -45,6 +48,7 @@ export async function runUntil(sandbox: Sandbox, targetMs: number, ids: Ids, opt
   let sliceStart = performance.now();
   let budget = SLICE_MS;
   const slack = Math.floor(maxEvents * EVENTS_SLACK_BETWEEN_SLICES);
+  let run = 0;
   for (let job = popDue(sandbox, targetMs); job; job = popDue(sandbox, targetMs)) {
     at = job.at;
     if (job.kind === 'webhook') {
@@ -56,6 +60,9 @@ export async function runUntil(sandbox: Sandbox, targetMs: number, ids: Ids, opt
     } else {
       runJob(sandbox, job, ctx, processed);
     }
+    // A job takes microseconds: the clock is read every JOBS_PER_CLOCK_READ of them, not after each.
+    run += 1;
+    if (run % JOBS_PER_CLOCK_READ !== 0) continue;
     const billed = performance.now() - sliceStart;
     if (billed >= budget) {
       const saving = performance.now();
