@@ -41,6 +41,8 @@ const LONGEST_SLEEP_MS = 60_000;
 
 export class Background {
   private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** The wall time at which each sandbox's timer fires. */
+  private readonly firesAt = new Map<string, number>();
   /** Deliveries whose POST is out ("sandbox delivery", as ids of seeded sandboxes repeat): a retry due meanwhile is not sent twice at once. */
   private readonly posting = new Set<string>();
   private stopped = false;
@@ -104,6 +106,29 @@ export class Background {
   forget(sandboxId: string): void {
     clearTimeout(this.timers.get(sandboxId));
     this.timers.delete(sandboxId);
+    this.firesAt.delete(sandboxId);
+  }
+
+  /**
+   * After a request changed a sandbox: a look right after the answer when the change queued work
+   * that falls due before the look already planned (a webhook delivery due now, a billing that a
+   * running clock reaches before the timer fires), and none otherwise. Waking after every write
+   * cost each POST a background turn and a new timer, a tenth of a small request's time.
+   */
+  changed(sandboxId: string): void {
+    let sandbox: Sandbox | undefined;
+    try {
+      sandbox = this.store.get(sandboxId);
+    } catch {
+      // The file cannot give the sandbox back: the background turn reports it.
+      return this.wake(sandboxId);
+    }
+    const next = sandbox && nextDueAt(sandbox);
+    if (!sandbox || next === undefined) return;
+    const wait = next - sandboxNow(sandbox.clock, this.wall);
+    // A frozen clock never reaches a later job by itself; a running one does at wall time now + wait.
+    if (wait > 0 && (sandbox.clock.frozen || (this.firesAt.get(sandboxId) ?? Infinity) <= this.wall.now() + wait)) return;
+    this.wake(sandboxId);
   }
 
   private context(sandbox: Sandbox) {
@@ -114,6 +139,7 @@ export class Background {
   wake(sandboxId: string): void {
     clearTimeout(this.timers.get(sandboxId));
     this.timers.delete(sandboxId);
+    this.firesAt.delete(sandboxId);
     setImmediate(() => {
       if (this.stopped) return;
       void this.inTurn(sandboxId, async (sandbox) => {
@@ -162,11 +188,13 @@ export class Background {
     const timer = setTimeout(() => this.wake(sandboxId), delay);
     timer.unref();
     this.timers.set(sandboxId, timer);
+    this.firesAt.set(sandboxId, this.wall.now() + delay);
   }
 
   stop(): void {
     this.stopped = true;
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
+    this.firesAt.clear();
   }
 }

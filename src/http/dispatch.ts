@@ -113,7 +113,7 @@ export function dispatcher(tables: DispatchTables, services: Services) {
       },
     );
     // Deliveries the change queued go out after the answer, not before it.
-    if (!READS.has(req.method) && reply.status < 400) services.background.wake(sandboxId);
+    if (!READS.has(req.method) && reply.status < 400) services.background.changed(sandboxId);
     sendReply(req, res, reply);
   };
 }
