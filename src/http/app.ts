@@ -62,6 +62,30 @@ function pagesOutsideApi(pages: RequestHandler): RequestHandler {
   return (req, res, next) => (API_PREFIXES.some((prefix) => req.path.startsWith(prefix)) ? next() : pages(req, res, next));
 }
 
+/**
+ * Middleware that every request passes, run one after the other within one Express layer: the
+ * router matches and dispatches each layer anew per request, a fair part of a small request's cost.
+ * Each handler answers or calls `next` (now or later); one that returns a promise has its rejection
+ * passed on, as Express does.
+ */
+function inOneLayer(...handlers: RequestHandler[]): RequestHandler {
+  return (req, res, next) => {
+    let index = 0;
+    const step = (error?: unknown): void => {
+      if (error !== undefined && error !== null) return next(error);
+      const handler = handlers[index++];
+      if (!handler) return next();
+      try {
+        const result: unknown = handler(req, res, step);
+        if (result instanceof Promise) result.then(undefined, (rejected: unknown) => next(rejected ?? new Error('Rejected promise')));
+      } catch (thrown) {
+        next(thrown);
+      }
+    };
+    step();
+  };
+}
+
 export function createApp(deps: AppDeps): App {
   const routes = buildRouteTable(deps.spec ?? loadSpec());
   const serial = new SandboxSerial();
@@ -78,11 +102,8 @@ export function createApp(deps: AppDeps): App {
   app.disable('x-powered-by');
   app.set('etag', false);
   if (deps.log) app.use(requestLog(deps.log));
-  // Before everything else, the pages and /healthz included: a rebound name gets nothing (hosts.ts).
-  app.use(hostCheck(deps.allowedHosts));
-  app.use(corsPolicy(deps.corsOrigins));
-  app.use(pagesOutsideApi(uiRouter(services)));
-  app.use(requireJson);
+  // The host check before everything else, the pages and /healthz included: a rebound name gets nothing (hosts.ts).
+  app.use(inOneLayer(hostCheck(deps.allowedHosts), corsPolicy(deps.corsOrigins), pagesOutsideApi(uiRouter(services)), requireJson));
   // Not strict: any JSON value parses, so `42` or `null` where an object belongs is a schema error
   // naming what was expected, not a "parse error" on valid JSON.
   app.use(express.json({ limit: MAX_BODY, strict: false, type: ['application/json', 'application/*+json'] }));

@@ -130,8 +130,14 @@ export function corsPolicy(extra: readonly string[] = []): RequestHandler {
     allowedHeaders: ['Authorization', 'Content-Type'],
     maxAge: 600,
   });
+  const anyOrigin = origins.has('*');
   return (req: Request, res: Response, next: NextFunction): void => {
     const origin = req.headers.origin;
+    // No Origin and no preflight (an API client that is no browser): the one header cors would add.
+    if (origin === undefined && !anyOrigin && req.method !== 'OPTIONS' && !res.hasHeader('Vary')) {
+      res.setHeader('Vary', 'Origin');
+      return next();
+    }
     const preflight = req.method === 'OPTIONS' && origin !== undefined && req.headers['access-control-request-method'] !== undefined;
     if (preflight && !allows(origin)) return next(new ApiError(403, { [ALL]: [errors.forbiddenOrigin(origin.slice(0, 256))] }));
     headers(req, res, next);

@@ -101,6 +101,17 @@ describe('CORS: localhost origins by default', () => {
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
   });
 
+  it('a request without Origin (an API client, not a browser) gets Vary: Origin and no Access-Control-Allow-Origin, a POST as a GET', async () => {
+    const read = await h.request('GET', '/api/v1/clients/');
+    expect(read.status).toBe(200);
+    expect(read.headers.vary).toBe('Origin');
+    expect(read.headers['access-control-allow-origin']).toBeUndefined();
+    const write = await h.request('POST', '/api/v1/clients/', { body: { email: 'no-origin@example.com' } });
+    expect(write.status).toBe(201);
+    expect(write.headers.vary).toBe('Origin');
+    expect(write.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
   it('an OPTIONS that is not a preflight (no Origin) is still a 204', async () => {
     const res = await h.request('OPTIONS', '/api/v1/clients/', { token: null });
     expect(res.status).toBe(204);
@@ -185,6 +196,8 @@ describe('* opens either check', () => {
     const res = await h.request('OPTIONS', '/api/v1/clients/', { token: null, headers: preflight('https://evil.example') });
     expect(res.status).toBe(204);
     expect(res.headers['access-control-allow-origin']).toBe('*');
+    // Without an Origin too: `*` is the answer to every request.
+    expect((await h.request('GET', '/api/v1/clients/')).headers['access-control-allow-origin']).toBe('*');
     expect((await send(portOf(h), 'GET', '/healthz', { host: 'anything.example' })).status).toBe(200);
   });
 });
