@@ -45,6 +45,8 @@ export interface SubscriberChanges {
  *
  * The record is changed in place unless it is frozen: a record that something outside the
  * sandbox's Map keeps (an event's payload, records.ts) is frozen there, and is replaced instead.
+ * A reply holds a record only until it is written, right after its turn and before the sandbox's
+ * next turn can run (dispatch.ts), so it sees the record as its turn left it.
  * A billing thus writes three fields where it used to copy all 26 into a new record, which lived a
  * month and died in the old generation. `subscriber` must be the record the sandbox holds.
  */

@@ -114,6 +114,8 @@ export function dispatcher(tables: DispatchTables, services: Services) {
     );
     // Deliveries the change queued go out after the answer, not before it.
     if (!READS.has(req.method) && reply.status < 400) services.background.changed(sandboxId);
+    // Written now, before the sandbox's next turn can start (it waits in services.serial behind this
+    // one): records that a later billing changes in place are serialised as this turn left them.
     sendReply(req, res, reply);
   };
 }
