@@ -122,15 +122,15 @@ const CORS_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
  */
 export function corsPolicy(extra: readonly string[] = []): RequestHandler {
   const origins = new Set(extra.map(parseCorsOrigin));
-  const allows = (origin: string): boolean => origins.has('*') || LOCAL_ORIGIN.test(origin) || origins.has(origin);
+  const anyOrigin = origins.has('*');
+  const allows = (origin: string): boolean => anyOrigin || LOCAL_ORIGIN.test(origin) || origins.has(origin);
   const headers = cors({
     // An array: the origin is reflected when it matches, and an OPTIONS without Origin is still a 204.
-    origin: origins.has('*') ? '*' : [LOCAL_ORIGIN, ...origins],
+    origin: anyOrigin ? '*' : [LOCAL_ORIGIN, ...origins],
     methods: CORS_METHODS,
     allowedHeaders: ['Authorization', 'Content-Type'],
     maxAge: 600,
   });
-  const anyOrigin = origins.has('*');
   return (req: Request, res: Response, next: NextFunction): void => {
     const origin = req.headers.origin;
     // No Origin and no preflight (an API client that is no browser): the one header cors would add.
