@@ -5,7 +5,9 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 import { parse } from 'yaml';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -30,5 +32,44 @@ copyFileSync(at('src/ui/dashboard-browser.js'), at('dist/src/ui/dashboard-browse
 copyFileSync(at('src/ui/dashboard-actions.js'), at('dist/src/ui/dashboard-actions.js'));
 // src/scenario/schema reads ../../scenario.schema.json; the package root keeps its own copy for editors.
 copyFileSync(at('scenario.schema.json'), at('dist/scenario.schema.json'));
+
+// The CLI as one module. Loading the 80 modules tsc writes and the 60-odd CommonJS files of express
+// and its kin was most of a start (about 40 % of its CPU); bundled, dist/src/cli.js loads as one
+// file, and each lazily imported command (contract, proxy, scenario, export/import, --data) as a
+// chunk beside it, cli.*.js. dist/src/index.js, the package's import, stays as tsc wrote it.
+// Left out: what loads lazily or must stay a file of its own (ajv and yaml, required on first use;
+// better-sqlite3's native module; the assets of swagger-ui-dist; prism and vitest, which load their
+// own files). Each module still finds its files (openapi.json, the dashboard's scripts, the checks)
+// where it did: its import.meta.url is its own dist/ path again (moduleUrl).
+const srcDir = at('dist/src');
+/** Gives every bundled module of dist/ the import.meta.url it had as a file of its own. */
+const moduleUrl = {
+  name: 'module-url',
+  setup(builder) {
+    builder.onLoad({ filter: /\.js$/ }, ({ path }) => {
+      // A package's own files load as they are.
+      if (!path.startsWith(at('dist/'))) return undefined;
+      const own = relative(srcDir, path).split('\\').join('/').replace(/^(?!\.)/, './');
+      const contents = readFileSync(path, 'utf8').replaceAll('import.meta.url', `new URL(${JSON.stringify(own)}, import.meta.url).href`);
+      return { contents, loader: 'js' };
+    });
+  },
+};
+await build({
+  entryPoints: [at('dist/src/cli.js')],
+  outdir: srcDir,
+  allowOverwrite: true,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  chunkNames: 'cli.[name]-[hash]',
+  external: ['ajv', 'ajv-formats', 'yaml', 'better-sqlite3', 'swagger-ui-dist', '@stoplight/*', 'vitest', 'vitest/*', 'iconv-lite', 'mime-db'],
+  // The CommonJS packages it holds call require (for node: modules too), which an ES module lacks.
+  banner: { js: "import { createRequire as createRequireOfCli } from 'node:module'; const require = createRequireOfCli(import.meta.url);" },
+  plugins: [moduleUrl],
+  logLevel: 'warning',
+});
 // The bin runs as a program from a clone too (npm sets the mode itself when it installs a package).
 chmodSync(at('dist/src/cli.js'), 0o755);

@@ -1,6 +1,7 @@
 // The package as a user gets it: `npm pack`, installed from the tarball into a project of its own
 // outside this repository, then `npx billing-sim --version`, `serve` (answers, and SIGTERM leaves
-// nothing listening), `contract` against that server, and `import { startSimulator }` from plain
+// nothing listening), `contract`, `scenario` and `proxy` against that server, `serve --data` with
+// `export` and `import` (each command a chunk of the bundled CLI), and `import { startSimulator }` from plain
 // Node ESM and from TypeScript. Installing takes a minute or two (packages come from npm's cache
 // when they are there; better-sqlite3 is compiled).
 
@@ -135,12 +136,65 @@ export { apiUrl };`,
       }
     }, 240_000);
 
+    it('npx billing-sim proxy forwards to this server and checks the exchange', async () => {
+      const proxy = spawn('npx', ['billing-sim', 'proxy', '--upstream', origin, '--port', '0'], { cwd: app, stdio: ['ignore', 'pipe', 'pipe'] });
+      try {
+        const at = await new Promise<string>((resolve, reject) => {
+          let out = '';
+          proxy.once('exit', (code) => reject(new Error(`proxy exited ${code}: ${out}`)));
+          proxy.stderr!.on('data', (chunk: Buffer) => void (out += chunk));
+          proxy.stdout!.on('data', (chunk: Buffer) => {
+            out += chunk;
+            const url = /listening on (http:\/\/\S+?)\/?,/.exec(out)?.[1];
+            if (url) resolve(url);
+          });
+        });
+        expect(await (await fetch(`${at}/healthz`)).json()).toEqual({ status: 'ok' });
+        const report = (await (await fetch(`${at}/__proxy/report`)).json()) as { exchanges: number; violations: number };
+        expect(report).toMatchObject({ exchanges: 1, violations: 0 });
+      } finally {
+        proxy.kill('SIGKILL');
+      }
+    }, 60_000);
+
     it('SIGTERM to npx leaves nothing listening within 2 s', async () => {
       server.kill('SIGTERM');
       await new Promise((resolve) => setTimeout(resolve, 2_000));
       expect(await listening(origin)).toBe(false);
     });
   });
+});
+
+describe('npx billing-sim serve --data, export and import', () => {
+  it('keeps a client across a restart, exports its sandbox and imports it into another data file', async () => {
+    const data = join(app, 'billing.db');
+    let { child, origin, output } = await startServer('npx', ['billing-sim', 'serve', '--data', data], app);
+    const token = /bearer token\s+(\S+)/.exec(output())![1]!;
+    const created = await fetch(`${origin}/api/v1/clients/`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'kept@example.com' }),
+    });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    const stop = async () => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    };
+    await stop();
+    ({ child, origin } = await startServer('npx', ['billing-sim', 'serve', '--data', data], app));
+    const kept = await fetch(`${origin}/api/v1/clients/${id}/`, { headers: { authorization: `Bearer ${token}` } });
+    expect(((await kept.json()) as { email: string }).email).toBe('kept@example.com');
+    await stop();
+
+    const exported = await inApp('npx', ['billing-sim', 'export', '--data', data, '--out', 'sandbox.json']);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(readFileSync(join(app, 'sandbox.json'), 'utf8')).toContain('kept@example.com');
+    const imported = await inApp('npx', ['billing-sim', 'import', '--data', join(app, 'other.db'), 'sandbox.json']);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stdout).toMatch(/bearer token\s+\S+/);
+  }, 120_000);
 });
 
 /** Starts `command` (npx or npm start) running the server on a free port; its origin once it answers. */
