@@ -55,7 +55,7 @@ const SERVE_USAGE = `usage: billing-sim serve [--port N] [--host HOST] [--data F
   --allowed-host  a host name the server answers to besides localhost, 127.0.0.1, [::1] and --host
                   (repeatable; .example.test: with subdomains; * for any); other names get 403,
                   so a web page cannot reach it by DNS rebinding
-  --max-events    events kept per sandbox, the newest (default ${MAX_EVENTS_PER_SANDBOX})
+  --max-events    events kept per sandbox, the newest, and as many outbox e-mails (default ${MAX_EVENTS_PER_SANDBOX})
 Each flag also from the environment: BILLING_SIM_PORT, BILLING_SIM_HOST, BILLING_SIM_DATA, BILLING_SIM_SEED,
 BILLING_SIM_SECRET, BILLING_SIM_QUIET=1, BILLING_SIM_CORS_ORIGIN, BILLING_SIM_ALLOWED_HOST, BILLING_SIM_MAX_EVENTS.
 SIGINT or SIGTERM stops the server (exit 0) once running requests have answered.`;

@@ -7,7 +7,7 @@
 import type { Clock, Ids } from '../domain/context.ts';
 import type { Sandbox, Store } from '../store/store.ts';
 import { sandboxClock, sandboxNow } from './clock.ts';
-import { EVENTS_SLACK_AFTER_TURN, MAX_EVENTS_PER_SANDBOX, trimEvents } from './limits.ts';
+import { EVENTS_SLACK_AFTER_TURN, MAX_EVENTS_PER_SANDBOX, trimLogs } from './limits.ts';
 import { nextDueAt } from './queue.ts';
 import { sandboxIds } from './sandboxes.ts';
 import { catchUp, type RunOptions } from './time.ts';
@@ -62,12 +62,12 @@ export class Background {
   }
 
   /**
-   * The end of any turn: events past the limit go (a request records some too), then the commit.
-   * `slack` events past the limit may stay until a later turn: EVENTS_SLACK_AFTER_TURN of the
+   * The end of any turn: events and e-mails past the limit go (a request records some too), then the commit.
+   * `slack` of each past the limit may stay until a later turn: EVENTS_SLACK_AFTER_TURN of the
    * limit after a request, more between the slices of an advance.
    */
   settle(sandbox: Sandbox, slack = Math.floor(this.maxEvents * EVENTS_SLACK_AFTER_TURN)): void {
-    trimEvents(sandbox, this.maxEvents, slack);
+    trimLogs(sandbox, this.maxEvents, slack);
     this.store.commit(sandbox);
   }
 

@@ -14,17 +14,18 @@ import { runJob } from './billing.ts';
 import { clockAt, sandboxNow } from './clock.ts';
 import { noneProcessed, type Processed } from './payments.ts';
 import { checkClockInstant } from '../domain/clock-bounds.ts';
-import { checkAdvanceFits, EVENTS_SLACK_BETWEEN_SLICES, MAX_EVENTS_PER_SANDBOX, SLICE_MS, trimEvents } from './limits.ts';
+import { checkAdvanceFits, EVENTS_SLACK_BETWEEN_SLICES, MAX_EVENTS_PER_SANDBOX, SLICE_MS, trimLogs } from './limits.ts';
 import { peekDue, popDue } from './queue.ts';
 import { startAttempt, type Attempt } from './webhooks.ts';
 
-/** What a run needs beyond the sandbox: its limit of events, where webhook POSTs go, what ends a slice. */
+/** What a run needs beyond the sandbox: its limit of events (and e-mails), where webhook POSTs go, what ends a slice. */
 export interface RunOptions {
+  /** Events kept, and as many outbox e-mails (limits.ts trimLogs). */
   maxEvents?: number;
   /** Sends an attempt after the turn (engine/background.ts); without it, attempts are counted and not sent. */
   deliver?: (attempt: Attempt) => void;
   /**
-   * Runs between slices, before other sandboxes get the event loop: drops events once they pass the
+   * Runs between slices, before other sandboxes get the event loop: drops events and e-mails once they pass the
    * limit by `slack` (EVENTS_SLACK_BETWEEN_SLICES of it) and saves what the slices so far did. A data file thus takes a long advance in pieces of a few
    * hundred billings, and no single commit at its end holds every sandbox for seconds. Each piece
    * is a state the engine passes through anyway (jobs run, clock not yet moved), so a crash in the
@@ -67,7 +68,7 @@ export async function runUntil(sandbox: Sandbox, targetMs: number, ids: Ids, opt
     if (billed >= budget) {
       const saving = performance.now();
       if (options.checkpoint) options.checkpoint(sandbox, slack);
-      else trimEvents(sandbox, maxEvents, slack);
+      else trimLogs(sandbox, maxEvents, slack);
       const saved = performance.now() - saving;
       // A slice and its save together take about SLICE_MS: where saving is slower than billing (a
       // data file writes ~8 rows a billing), the next slice bills less.
@@ -76,7 +77,7 @@ export async function runUntil(sandbox: Sandbox, targetMs: number, ids: Ids, opt
       sliceStart = performance.now();
     }
   }
-  trimEvents(sandbox, maxEvents);
+  trimLogs(sandbox, maxEvents);
   return processed;
 }
 

@@ -19,7 +19,7 @@ export class ChangeSet {
   /** Jobs scheduled and still queued, by seq; jobs saved earlier and since popped. */
   readonly jobsAdded = new Map<number, Job>();
   readonly jobsRemoved = new Set<number>();
-  /** How many of the sandbox's events (counted from its first, dropped ones included) and outbox e-mails are saved. */
+  /** How many of the sandbox's events and outbox e-mails are saved, each counted from its first, dropped ones included. */
   eventsSaved = 0;
   outboxSaved = 0;
 

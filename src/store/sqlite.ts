@@ -68,7 +68,7 @@ function prepare(db: Database) {
     insertLog: db.prepare('INSERT OR REPLACE INTO log (sandbox_id, kind, seq, data, payload) VALUES (?, ?, ?, ?, ?)'),
     insertJob: db.prepare('INSERT OR REPLACE INTO jobs (sandbox_id, seq, data) VALUES (?, ?, ?)'),
     deleteJob: db.prepare('DELETE FROM jobs WHERE sandbox_id = ? AND seq = ?'),
-    dropEvents: db.prepare("DELETE FROM log WHERE sandbox_id = ? AND kind = 'events' AND seq < ?"),
+    dropLog: db.prepare('DELETE FROM log WHERE sandbox_id = ? AND kind = ? AND seq < ?'),
     putSandbox: db.prepare('INSERT OR REPLACE INTO sandboxes (id, header, signing_key) VALUES (?, ?, ?)'),
     deleteSandbox: db.prepare('DELETE FROM sandboxes WHERE id = ?'),
     setMeta: db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)'),
@@ -82,6 +82,7 @@ interface Saved {
   /** The key object saved: it is made once and replaced whole, so a change is a new object (no JSON of the PEMs per turn). */
   signingKey: Sandbox['signingKey'];
   eventsDropped: number;
+  outboxDropped: number;
 }
 
 export class SqliteStore implements Store {
@@ -173,9 +174,9 @@ export class SqliteStore implements Store {
       for (const field of MAPS) {
         for (const [key, value] of sandbox[field]) this.statements.upsertRecord.run(sandbox.id, field, key, JSON.stringify(value));
       }
-      // An event's seq is its place in the sandbox's whole history, so dropping the oldest renumbers nothing.
+      // An event's (an e-mail's) seq is its place in the sandbox's whole history, so dropping the oldest renumbers nothing.
       sandbox.events.forEach((event, i) => this.statements.insertLog.run(sandbox.id, 'events', sandbox.eventsDropped + i, ...logRow(event)));
-      sandbox.outbox.forEach((email, seq) => this.statements.insertLog.run(sandbox.id, 'outbox', seq, ...logRow(email)));
+      sandbox.outbox.forEach((email, i) => this.statements.insertLog.run(sandbox.id, 'outbox', sandbox.outboxDropped + i, ...logRow(email)));
       for (const job of sandbox.jobs) this.statements.insertJob.run(sandbox.id, job.seq, JSON.stringify(job));
     });
     this.unreadable.delete(sandbox.id);
@@ -195,7 +196,8 @@ export class SqliteStore implements Store {
     try {
       this.write(`save sandbox ${sandbox.id}`, () => {
         this.writeChanges(sandbox, changes);
-        if (sandbox.eventsDropped > saved.eventsDropped) this.statements.dropEvents.run(sandbox.id, sandbox.eventsDropped);
+        if (sandbox.eventsDropped > saved.eventsDropped) this.statements.dropLog.run(sandbox.id, 'events', sandbox.eventsDropped);
+        if (sandbox.outboxDropped > saved.outboxDropped) this.statements.dropLog.run(sandbox.id, 'outbox', sandbox.outboxDropped);
         if (header !== saved.header || keyChanged) this.statements.putSandbox.run(sandbox.id, header, keyText(sandbox));
       });
     } catch (error) {
@@ -207,8 +209,8 @@ export class SqliteStore implements Store {
       }
       throw error;
     }
-    changes.clear(eventsSeen(sandbox), sandbox.outbox.length);
-    this.saved.set(sandbox.id, { header, signingKey: sandbox.signingKey, eventsDropped: sandbox.eventsDropped });
+    this.saved.set(sandbox.id, savedState(sandbox, header));
+    changes.clear(eventsSeen(sandbox), emailsSeen(sandbox));
   }
 
   delete(id: string): void {
@@ -236,10 +238,11 @@ export class SqliteStore implements Store {
         else updateRecord.run(JSON.stringify(map.get(key)), sandbox.id, collection, key);
       }
     }
-    // Events recorded and dropped again within the turn (a long advance) are never written.
+    // Events (e-mails) recorded and dropped again within the turn (a long advance) are never written.
     const dropped = sandbox.eventsDropped;
     for (let seq = Math.max(changes.eventsSaved, dropped); seq < eventsSeen(sandbox); seq += 1) insertLog.run(sandbox.id, 'events', seq, ...logRow(sandbox.events[seq - dropped]!));
-    for (let seq = changes.outboxSaved; seq < sandbox.outbox.length; seq += 1) insertLog.run(sandbox.id, 'outbox', seq, ...logRow(sandbox.outbox[seq]!));
+    const sent = sandbox.outboxDropped;
+    for (let seq = Math.max(changes.outboxSaved, sent); seq < emailsSeen(sandbox); seq += 1) insertLog.run(sandbox.id, 'outbox', seq, ...logRow(sandbox.outbox[seq - sent]!));
     for (const seq of changes.jobsRemoved) deleteJob.run(sandbox.id, seq);
     for (const [seq, job] of changes.jobsAdded) insertJob.run(sandbox.id, seq, JSON.stringify(job));
   }
@@ -267,8 +270,8 @@ export class SqliteStore implements Store {
   /** Takes a sandbox that the file now holds exactly: tracking on, nothing pending. */
   private adopt(sandbox: Sandbox, header = JSON.stringify(sandboxHeader(sandbox))): void {
     this.sandboxes.set(sandbox.id, sandbox);
-    this.saved.set(sandbox.id, { header, signingKey: sandbox.signingKey, eventsDropped: sandbox.eventsDropped });
-    sandbox.changes.clear(eventsSeen(sandbox), sandbox.outbox.length);
+    this.saved.set(sandbox.id, savedState(sandbox, header));
+    sandbox.changes.clear(eventsSeen(sandbox), emailsSeen(sandbox));
     sandbox.changes.enabled = true;
   }
 
@@ -308,6 +311,15 @@ function keyText(sandbox: Sandbox): string | null {
 
 /** How many events the sandbox has recorded in all, dropped ones included. */
 const eventsSeen = (sandbox: Sandbox): number => sandbox.eventsDropped + sandbox.events.length;
+/** How many e-mails the sandbox has sent in all, dropped ones included. */
+const emailsSeen = (sandbox: Sandbox): number => sandbox.outboxDropped + sandbox.outbox.length;
+
+const savedState = (sandbox: Sandbox, header: string): Saved => ({
+  header,
+  signingKey: sandbox.signingKey,
+  eventsDropped: sandbox.eventsDropped,
+  outboxDropped: sandbox.outboxDropped,
+});
 
 function hasChanges(sandbox: Sandbox, changes: ChangeSet): boolean {
   return (
@@ -315,7 +327,7 @@ function hasChanges(sandbox: Sandbox, changes: ChangeSet): boolean {
     changes.jobsAdded.size > 0 ||
     changes.jobsRemoved.size > 0 ||
     eventsSeen(sandbox) !== changes.eventsSaved ||
-    sandbox.outbox.length !== changes.outboxSaved
+    emailsSeen(sandbox) !== changes.outboxSaved
   );
 }
 

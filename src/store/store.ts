@@ -117,6 +117,8 @@ export interface Sandbox {
   events: SimEvent[];
   /** How many older events were dropped: event n of the sandbox's history is `events[n - eventsDropped]`. */
   eventsDropped: number;
+  /** How many older e-mails were dropped, as `eventsDropped` (limits.ts trimLogs). */
+  outboxDropped: number;
   outbox: OutboxEmail[];
   webhooks: Map<string, Webhook>;
   /**
@@ -197,6 +199,7 @@ export function emptySandbox(fields: Pick<Sandbox, 'id' | 'companyId' | 'brands'
     ...trackedCollections(changes),
     events: [],
     eventsDropped: 0,
+    outboxDropped: 0,
     outbox: [],
     signingKey: null,
     publicOrigin: 'http://127.0.0.1:4010',
@@ -243,13 +246,13 @@ export type SandboxSnapshot = Omit<Sandbox, MapField | 'changes' | 'idsDrawn'> &
 };
 
 /** The scalar part of a sandbox: everything but its collections, events, e-mails, jobs and key. */
-export type SandboxHeader = Pick<Sandbox, 'id' | 'companyId' | 'brands' | 'origin' | 'clock' | 'publicOrigin' | 'jobSeq' | 'eventsDropped' | 'idsDrawn'>;
+export type SandboxHeader = Pick<Sandbox, 'id' | 'companyId' | 'brands' | 'origin' | 'clock' | 'publicOrigin' | 'jobSeq' | 'eventsDropped' | 'outboxDropped' | 'idsDrawn'>;
 
 export function sandboxHeader(sandbox: Sandbox | SandboxSnapshot): SandboxHeader {
   const { id, companyId, brands, origin, clock, publicOrigin, jobSeq } = sandbox;
-  // Files and snapshots written before events were capped have no count: none was dropped; nor
+  // Files and snapshots written before events (or e-mails) were capped have no count: none was dropped; nor
   // before sandboxes had their own ids: none was drawn.
-  return { id, companyId, brands, origin, clock, publicOrigin, jobSeq, eventsDropped: sandbox.eventsDropped ?? 0, idsDrawn: sandbox.idsDrawn ?? 0 };
+  return { id, companyId, brands, origin, clock, publicOrigin, jobSeq, eventsDropped: sandbox.eventsDropped ?? 0, outboxDropped: sandbox.outboxDropped ?? 0, idsDrawn: sandbox.idsDrawn ?? 0 };
 }
 
 export function toSnapshot(sandbox: Sandbox): SandboxSnapshot {

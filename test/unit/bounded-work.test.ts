@@ -1,5 +1,5 @@
 // DESIGN.md §6 "Bounded work": an advance that would create more purchases than a sandbox may hold
-// is refused before it starts; events are kept up to the limit, newest first.
+// is refused before it starts; events, and outbox e-mails, are kept up to the limit, newest first.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -114,5 +114,72 @@ describe('event retention', () => {
     expect(loaded.eventsDropped).toBe(sandbox.eventsDropped);
     expect(loaded.events.some((event) => kept.slice(0, 10).includes(event.id))).toBe(false);
     await reopened.close();
+  });
+});
+
+describe('outbox retention', () => {
+  it('keeps the newest e-mails up to the limit and drops the oldest, counting them: billed on Jan 30, Feb 28 and Feb 29, across the turn of the year', async () => {
+    const ids = createIds(9);
+    const sandbox = busySandbox(20, wall, ids);
+    const before = sandbox.outbox.map((email) => email.id);
+    // 20 subscribers × 25 months: 500 receipts, from 2026-02-28 to 2028-02-29.
+    await advance(sandbox, { to: '2028-03-01T00:00:00Z' }, wall, ids, { maxEvents: 100 });
+    expect(sandbox.outbox).toHaveLength(100);
+    expect(sandbox.outboxDropped).toBe(before.length + 500 - 100);
+    expect(sandbox.outbox.some((email) => before.includes(email.id))).toBe(false);
+    const sent = sandbox.outbox.map((email) => email.sent_on);
+    expect(sent).toEqual([...sent].sort((a, b) => a - b));
+    // The newest 100 are the last five billing days: 2027-10-30 … 2028-01-30, and 2028-02-29.
+    expect(new Date(sent[0]! * 1000).toISOString().slice(0, 10)).toBe('2027-10-30');
+    expect(new Date(sent.at(-1)! * 1000).toISOString().slice(0, 10)).toBe('2028-02-29');
+    // Every purchase is still there: only the log of e-mails is bounded.
+    expect(sandbox.purchases.size).toBeGreaterThanOrEqual(500);
+  });
+
+  it('after a request, the oldest e-mails go once the limit is passed by 1 %, as events do', () => {
+    const store = new MemoryStore();
+    const ids = createIds(10);
+    const sandbox = busySandbox(1, wall, ids);
+    store.put(sandbox);
+    const background = new Background(store, wall, ids, new SandboxSerial(), (line) => expect.fail(line), 1000);
+    const template = sandbox.outbox[0]!;
+    const more = (count: number) => sandbox.outbox.push(...Array.from({ length: count }, () => ({ ...template, id: ids.uuid() })));
+    more(1010 - sandbox.outbox.length);
+    background.settle(sandbox);
+    expect(sandbox.outbox).toHaveLength(1010);
+    more(1);
+    const newest = sandbox.outbox.slice(-1000).map((email) => email.id);
+    background.settle(sandbox);
+    expect(sandbox.outbox.map((email) => email.id)).toEqual(newest);
+    expect(sandbox.outboxDropped).toBe(11);
+  });
+
+  it('a data file drops the rows of dropped e-mails, and a restart has exactly the newest ones, numbered on', async () => {
+    const file = join(dir, 'outbox.db');
+    const ids = createIds(11);
+    const store = await SqliteStore.open(file);
+    const sandbox = busySandbox(5, wall, ids);
+    store.put(sandbox);
+    await advance(sandbox, { by: 'P6M' }, wall, ids, { maxEvents: 12 });
+    store.commit(sandbox);
+    const kept = sandbox.outbox.map((email) => email.id);
+    await advance(sandbox, { by: 'P1M' }, wall, ids, { maxEvents: 12 });
+    store.commit(sandbox);
+    const newest = JSON.parse(JSON.stringify(sandbox.outbox));
+    await store.close();
+
+    const reopened = await SqliteStore.open(file);
+    const loaded = reopened.get(sandbox.id)!;
+    expect(JSON.parse(JSON.stringify(loaded.outbox))).toEqual(newest);
+    expect(loaded.outboxDropped).toBe(sandbox.outboxDropped);
+    expect(loaded.outbox.some((email) => kept.slice(0, 5).includes(email.id))).toBe(false);
+    // The next e-mails are saved after the kept ones, and a second restart reads them in order.
+    await advance(loaded, { by: 'P1M' }, wall, ids, { maxEvents: 12 });
+    reopened.commit(loaded);
+    const after = loaded.outbox.map((email) => email.id);
+    await reopened.close();
+    const again = await SqliteStore.open(file);
+    expect(again.get(sandbox.id)!.outbox.map((email) => email.id)).toEqual(after);
+    await again.close();
   });
 });
