@@ -22,10 +22,11 @@ export function seededFaker(seed: number): Faker {
  * tree of concatenations (a V8 ConsString of a dozen nodes): ten years of billings keep half a
  * million ids alive, and the trees cost 60 % more memory and most of the garbage collector's time,
  * while flattening each through a Buffer copied it twice. Here the random bytes are drawn from the
- * CSPRNG 256 ids at a time, each id's 36 characters are written into one scratch buffer, and one
- * latin1 read makes the string.
+ * CSPRNG 4,096 ids (64 KB) at a time, each id's 36 characters are written into one scratch buffer, and
+ * one latin1 read makes the string. A draw has a fixed cost: 4 KB at a time cost 15 ns an id, 64 KB 4 ns,
+ * and a ten-year advance of 10,000 subscribers draws 4.8 million.
  */
-const UUIDS_PER_DRAW = 256;
+const UUIDS_PER_DRAW = 4096;
 const random = Buffer.alloc(16 * UUIDS_PER_DRAW);
 let used = random.length;
 const HEX = Buffer.from('0123456789abcdef', 'latin1');
