@@ -82,14 +82,14 @@ export const EVENTS_SLACK_AFTER_TURN = 0.01;
  * subscribers send 1.2 million e-mails: kept, they were some 150 MB and a tenth of the advance's time.
  */
 export function trimLogs(sandbox: Sandbox, max: number, slack = 0): void {
-  const events = sandbox.events.length - max;
-  if (events > 0 && events > slack) {
-    sandbox.events.splice(0, events);
-    sandbox.eventsDropped += events;
-  }
-  const emails = sandbox.outbox.length - max;
-  if (emails > 0 && emails > slack) {
-    sandbox.outbox.splice(0, emails);
-    sandbox.outboxDropped += emails;
-  }
+  sandbox.eventsDropped += dropOldest(sandbox.events, max, slack);
+  sandbox.outboxDropped += dropOldest(sandbox.outbox, max, slack);
+}
+
+/** How many of the oldest entries of `log` it dropped: those past `max`, once there are more than `slack`. */
+function dropOldest(log: unknown[], max: number, slack: number): number {
+  const excess = log.length - max;
+  if (excess <= 0 || excess <= slack) return 0;
+  log.splice(0, excess);
+  return excess;
 }

@@ -21,7 +21,7 @@ import { dirname, resolve } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import { ApiError, ALL, errors } from '../domain/errors.ts';
 import type { ChangeSet } from './changes.ts';
-import { DataFileError, logRow, readSnapshots, withUnreadPayloads } from './sqlite-rows.ts';
+import { DataFileError, logRow, type LOGS, readSnapshots, withUnreadPayloads } from './sqlite-rows.ts';
 import { fromSnapshot, MAPS, sandboxHeader, type Sandbox, type SandboxSnapshot, type Store } from './store.ts';
 import { upgradeSandbox } from './upgrade.ts';
 
@@ -239,10 +239,11 @@ export class SqliteStore implements Store {
       }
     }
     // Events (e-mails) recorded and dropped again within the turn (a long advance) are never written.
-    const dropped = sandbox.eventsDropped;
-    for (let seq = Math.max(changes.eventsSaved, dropped); seq < eventsSeen(sandbox); seq += 1) insertLog.run(sandbox.id, 'events', seq, ...logRow(sandbox.events[seq - dropped]!));
-    const sent = sandbox.outboxDropped;
-    for (let seq = Math.max(changes.outboxSaved, sent); seq < emailsSeen(sandbox); seq += 1) insertLog.run(sandbox.id, 'outbox', seq, ...logRow(sandbox.outbox[seq - sent]!));
+    const newRows = (kind: (typeof LOGS)[number], log: object[], dropped: number, saved: number) => {
+      for (let seq = Math.max(saved, dropped); seq < dropped + log.length; seq += 1) insertLog.run(sandbox.id, kind, seq, ...logRow(log[seq - dropped]!));
+    };
+    newRows('events', sandbox.events, sandbox.eventsDropped, changes.eventsSaved);
+    newRows('outbox', sandbox.outbox, sandbox.outboxDropped, changes.outboxSaved);
     for (const seq of changes.jobsRemoved) deleteJob.run(sandbox.id, seq);
     for (const [seq, job] of changes.jobsAdded) insertJob.run(sandbox.id, seq, JSON.stringify(job));
   }
