@@ -24,9 +24,12 @@ export function billingDate(template: BillingTemplate, launch: string, k: number
   return addPeriods(launch, template.subscription_period, template.subscription_period_units, k);
 }
 
-/** The next date that will create a purchase, or null once it falls after the mandate's expiry. */
-function nextScheduledOn(template: BillingTemplate, subscriber: BillingTemplateClient, plan: SubscriberSchedule): string | null {
-  const date = billingDate(template, plan.launch!, Math.max(plan.next, plan.firstCharged));
+/**
+ * The next date that will create a purchase, or null once it falls after the mandate's expiry.
+ * `nextDate` is that of index `plan.next`, which it is once the trial dates have passed.
+ */
+function nextScheduledOn(template: BillingTemplate, subscriber: BillingTemplateClient, plan: SubscriberSchedule, nextDate: string): string | null {
+  const date = plan.next >= plan.firstCharged ? nextDate : billingDate(template, plan.launch!, plan.firstCharged);
   return compareDates(date, subscriber.mandate_expiry_date) > 0 ? null : date;
 }
 
@@ -68,7 +71,7 @@ export function scheduleNext(
   const updated = Object.isFrozen(subscriber) ? { ...subscriber } : subscriber;
   if (changes.status !== undefined) updated.status = changes.status;
   if (changes.passed !== undefined) updated.number_of_billing_cycles_passed = changes.passed;
-  updated.subscription_billing_scheduled_on = nextScheduledOn(template, updated, plan);
+  updated.subscription_billing_scheduled_on = nextScheduledOn(template, updated, plan, date);
   updated.updated_on = unixSeconds(ctx.clock.now());
   if (updated === subscriber) sandbox.changes.changedInPlace('subscribers', updated.id);
   else sandbox.subscribers.set(updated.id, updated);

@@ -154,6 +154,19 @@ describe('the sequence left is saved', () => {
     expect(await charges(copied, clients.results[0]!.id, tokens.results[0]!.id, 3)).toEqual(['declined', 'paid', 'paid']);
   });
 
+  it('only what is still to play is kept: a token that accepts every charge has no entry', async () => {
+    const box = await sandboxAt(h, '2026-01-31T09:00:00Z');
+    const plain = await cardSaved(box, {});
+    const once = await cardSaved(box, { token_outcomes: ['failure', 'success'] });
+    const left = async () => ((await box.req('GET', '/sim/v1/snapshot')).body as Snapshot).sandbox.tokenOutcomes;
+    expect(await left()).toEqual([[once.token, ['failure', 'success']]]);
+    expect(await charges(box, once.clientId, once.token, 1)).toEqual(['declined']);
+    // ["success"] is left, which a token without an entry does: the entry goes.
+    expect(await left()).toEqual([]);
+    expect(await charges(box, once.clientId, once.token, 2)).toEqual(['paid', 'paid']);
+    expect(await charges(box, plain.clientId, plain.token, 2)).toEqual(['paid', 'paid']);
+  });
+
   it('a snapshot written before sequences, with a single outcome per token, still loads: "failure" declines every charge', async () => {
     const box = await sandboxAt(h, '2026-01-31T09:00:00Z');
     const { token } = await cardSaved(box, { token_outcome: 'success' });

@@ -23,6 +23,8 @@ describe('job queue ordered by time', () => {
     for (const at of [5, 3, 9, 1]) schedule(holder, { at, kind: 'billing', id: String(at) });
     expect(popDue(holder, 1)?.id).toBe('1');
     expect(holder.jobs.map((job) => job.id).sort()).toEqual(['3', '5', '9']);
+    // A saved job holds its own fields, not its place in the array (which a store's rows do not keep).
+    expect(JSON.parse(JSON.stringify(holder.jobs))).toEqual(holder.jobs.map(({ at, seq, kind, id }) => ({ at, seq, kind, id })));
     const restored: JobHolder = JSON.parse(JSON.stringify(holder));
     const order: number[] = [];
     for (let job = popDue(restored, 10); job; job = popDue(restored, 10)) order.push(job.at);
