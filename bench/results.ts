@@ -12,11 +12,28 @@ import { ROOT } from './spawn.ts';
 export interface TimeTravelFigures {
   subscribers: number;
   years: number;
+  /** The advance of the median round (bench/run.ts), with that round's billings/s and RSS before. */
   ms: number;
   billings: number;
   billingsPerSecond: number;
+  /** The highest of the rounds: the criterion is a ceiling, so no round may pass it unseen. */
   peakRssMb: number;
   rssBeforeMb: number;
+  /** Every round's advance, in the order they ran. */
+  roundsMs: number[];
+}
+
+/** What bench/time-travel.ts prints for one round. */
+export type RoundFigures = Omit<TimeTravelFigures, 'roundsMs'>;
+
+/**
+ * The figures of one size's rounds: those of the round with the median advance (the slower of the
+ * middle two for an even count), every round's time beside them, and the highest peak RSS.
+ */
+export function medianRound(rounds: RoundFigures[]): TimeTravelFigures {
+  const sorted = [...rounds].sort((a, b) => a.ms - b.ms);
+  const median = sorted[Math.floor(sorted.length / 2)]!;
+  return { ...median, peakRssMb: Math.max(...rounds.map((r) => r.peakRssMb)), roundsMs: rounds.map((r) => r.ms) };
 }
 
 export type ServerName = 'simulator' | 'prism' | 'floor';
