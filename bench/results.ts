@@ -27,12 +27,20 @@ export interface TimeTravelFigures {
 export type RoundFigures = Omit<TimeTravelFigures, 'roundsMs'>;
 
 /**
+ * The round whose `value` is the median: the upper of the middle two for an even count. A round's
+ * figures stay together (the median round's latencies, its RSS before), rather than medians of each.
+ */
+export function medianBy<T>(rounds: readonly T[], value: (round: T) => number): T {
+  if (rounds.length === 0) throw new Error('no rounds to take a median of');
+  return [...rounds].sort((a, b) => value(a) - value(b))[Math.floor(rounds.length / 2)]!;
+}
+
+/**
  * The figures of one size's rounds: those of the round with the median advance (the slower of the
  * middle two for an even count), every round's time beside them, and the highest peak RSS.
  */
 export function medianRound(rounds: RoundFigures[]): TimeTravelFigures {
-  const sorted = [...rounds].sort((a, b) => a.ms - b.ms);
-  const median = sorted[Math.floor(sorted.length / 2)]!;
+  const median = medianBy(rounds, (round) => round.ms);
   return { ...median, peakRssMb: Math.max(...rounds.map((r) => r.peakRssMb)), roundsMs: rounds.map((r) => r.ms) };
 }
 

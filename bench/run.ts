@@ -37,6 +37,9 @@ const options = {
   startupRuns: quick ? 3 : 7,
   sections: (flags.only?.split(',') ?? SECTIONS.filter((s) => !quick || (s !== 'persistence' && s !== 'bounded'))) as Section[],
 };
+// A count the loops below would take as zero rounds (NaN, 0) or an endless run: refused before anything starts.
+if (!Number.isInteger(options.rounds) || options.rounds < 1) throw new Error(`--rounds takes a whole number of 1 or more, not ${flags.rounds}`);
+if (!(options.seconds > 0)) throw new Error(`--seconds (BENCH_SECONDS) takes a number above 0, not ${flags.seconds ?? process.env.BENCH_SECONDS}`);
 const unknown = options.sections.filter((s) => !SECTIONS.includes(s));
 if (unknown.length > 0) throw new Error(`unknown section ${unknown.join(', ')}; the sections are ${SECTIONS.join(', ')}`);
 

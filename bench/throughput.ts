@@ -6,7 +6,7 @@
 
 import type { LoadResult, LoadSpec } from './load.ts';
 import { call, send } from './http.ts';
-import type { CaseFigures, ServerName } from './results.ts';
+import { medianBy, type CaseFigures, type ServerName } from './results.ts';
 import { CLI, runScript, startServer, tsNode, type Server } from './spawn.ts';
 
 const SECONDS = Number(process.argv[2] ?? 3);
@@ -102,7 +102,7 @@ try {
           rounds[server].push(await load(servers[server], token, request));
         }
       }
-      for (const server of SERVERS) entry.servers[server] = median(rounds[server]);
+      for (const server of SERVERS) entry.servers[server] = medianBy(rounds[server], (round) => round.requestsPerSecond);
     } catch (error) {
       entry.error = (error as Error).message;
       console.error(`\n!!! ${request.name} FAILED: ${entry.error}\n`);
@@ -128,11 +128,6 @@ function printTable(figures: Record<string, CaseFigures>): void {
     }));
   });
   console.table(rows);
-}
-
-/** The round with the median req/s: its latencies come with it. */
-function median(results: LoadResult[]): LoadResult {
-  return [...results].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(results.length / 2)]!;
 }
 
 // Rounded down, as bench/criteria.ts prints them: 2.497× is 2.49×, short of 2.5×.

@@ -61,9 +61,11 @@ const acceptsAll = (outcomes: readonly TokenOutcome[]): boolean => outcomes.leng
 export function nextTokenOutcome(sandbox: Sandbox, tokenId: string): TokenOutcome {
   const outcomes = sandbox.tokenOutcomes.get(tokenId);
   if (outcomes === undefined) return 'success';
-  const rest = outcomes.slice(1);
-  if (acceptsAll(rest)) sandbox.tokenOutcomes.delete(tokenId);
-  else if (rest.length > 0) sandbox.tokenOutcomes.set(tokenId, rest);
+  if (outcomes.length > 1) {
+    const rest = outcomes.slice(1);
+    if (acceptsAll(rest)) sandbox.tokenOutcomes.delete(tokenId);
+    else sandbox.tokenOutcomes.set(tokenId, rest);
+  }
   return outcomes[0] ?? 'success';
 }
 
