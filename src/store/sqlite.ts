@@ -21,7 +21,7 @@ import { dirname, resolve } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import { ApiError, ALL, errors } from '../domain/errors.ts';
 import type { ChangeSet } from './changes.ts';
-import { DataFileError, logRow, type LOGS, readSnapshots, withUnreadPayloads } from './sqlite-rows.ts';
+import { DataFileError, logRow, type LOGS, readSnapshots, rememberingStringify, withUnreadPayloads } from './sqlite-rows.ts';
 import { fromSnapshot, MAPS, sandboxHeader, type Sandbox, type SandboxSnapshot, type Store } from './store.ts';
 import { upgradeSandbox } from './upgrade.ts';
 
@@ -229,18 +229,21 @@ export class SqliteStore implements Store {
 
   private writeChanges(sandbox: Sandbox, changes: ChangeSet): void {
     const { upsertRecord, updateRecord, deleteRecord, insertLog, insertJob, deleteJob } = this.statements;
+    // What a turn changed, so a few hundred billings at most between an advance's slices: their
+    // JSON may be held until the write ends (put() writes every record, and remembers none).
+    const stringify = rememberingStringify();
     for (const [collection, keys] of changes.keys) {
       const map = sandbox[collection as (typeof MAPS)[number]] as Map<string, unknown>;
       for (const [key, change] of keys) {
         // An insert (a key new to the Map, or deleted and set again) goes to the end of the order.
         if (change === 'delete') deleteRecord.run(sandbox.id, collection, key);
-        else if (change === 'insert') upsertRecord.run(sandbox.id, collection, key, JSON.stringify(map.get(key)));
-        else updateRecord.run(JSON.stringify(map.get(key)), sandbox.id, collection, key);
+        else if (change === 'insert') upsertRecord.run(sandbox.id, collection, key, stringify(map.get(key)));
+        else updateRecord.run(stringify(map.get(key)), sandbox.id, collection, key);
       }
     }
     // Events (e-mails) recorded and dropped again within the turn (a long advance) are never written.
     const newRows = (kind: (typeof LOGS)[number], log: object[], dropped: number, saved: number) => {
-      for (let seq = Math.max(saved, dropped); seq < dropped + log.length; seq += 1) insertLog.run(sandbox.id, kind, seq, ...logRow(log[seq - dropped]!));
+      for (let seq = Math.max(saved, dropped); seq < dropped + log.length; seq += 1) insertLog.run(sandbox.id, kind, seq, ...logRow(log[seq - dropped]!, stringify));
     };
     newRows('events', sandbox.events, sandbox.eventsDropped, changes.eventsSaved);
     newRows('outbox', sandbox.outbox, sandbox.outboxDropped, changes.outboxSaved);

@@ -5,12 +5,13 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../src/domain/errors.ts';
 import type { Client } from '../../src/domain/types.ts';
 import { createIds } from '../../src/engine/ids.ts';
 import { createSandbox } from '../../src/engine/sandboxes.ts';
 import { SqliteStore } from '../../src/store/sqlite.ts';
+import { rememberingStringify } from '../../src/store/sqlite-rows.ts';
 import type { Sandbox } from '../../src/store/store.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'billing-sim-store-'));
@@ -150,6 +151,41 @@ describe('SqliteStore', () => {
     expect({ ...event! }.payload).toEqual(payload);
     expect(reopened.get(sandbox.id)!.outbox).toEqual(sandbox.outbox);
     await reopened.close();
+  });
+
+  it("a turn's event whose payload is the record written beside it: serialised once, and read back as that record", async () => {
+    const file = newFile();
+    const store = await SqliteStore.open(file);
+    const sandbox = sandboxWithClients(1);
+    store.put(sandbox);
+    const [stored] = [...sandbox.clients.values()];
+    const changed = { ...stored!, full_name: 'Paid Up', updated_on: 2 };
+    sandbox.clients.set(changed.id, changed);
+    sandbox.events.push({ id: 'e1', event_type: 'client.updated', created_on: 2, object_type: 'client', object_id: changed.id, payload: changed });
+    const stringify = vi.spyOn(JSON, 'stringify');
+    try {
+      store.commit(sandbox);
+      expect(stringify.mock.calls.filter(([value]) => value === changed)).toHaveLength(1);
+    } finally {
+      stringify.mockRestore();
+    }
+    await store.close();
+
+    const reopened = (await SqliteStore.open(file)).get(sandbox.id)!;
+    expect(reopened.clients.get(changed.id)).toEqual(changed);
+    expect(reopened.events.at(-1)!.payload).toEqual(changed);
+  });
+
+  it('one write remembers the JSON of at most 4,096 objects', () => {
+    const stringify = rememberingStringify();
+    const objects = Array.from({ length: 4097 }, (_, i) => ({ i }));
+    for (const object of objects) stringify(object);
+    // Changed in place after being written: a remembered object answers its first JSON, the one past the bound its new one.
+    objects[0]!.i = -1;
+    objects[4096]!.i = -1;
+    expect(stringify(objects[0])).toBe('{"i":0}');
+    expect(stringify(objects[4096])).toBe('{"i":-1}');
+    expect(stringify('text')).toBe('"text"');
   });
 
   it('when the file cannot give the sandbox back either, asking for it answers 503 until it can; the unsaved change is never served', async () => {
