@@ -22,19 +22,33 @@ function link(url: string, query: Record<string, unknown>, page: number, pageSiz
 }
 
 /**
- * `items` in creation order; the page is cut from the newest end, read backwards in place: the
- * whole list is never reversed (a sandbox's 100,000 events were copied twice for every page of 100).
+ * The page that the query asks for of `items` (in creation order; those that `matches`, when
+ * given), newest first: read backwards from the end, stopping one match past the page, which is
+ * enough to know there is a next one. Page 1 of a sandbox's 1.2 million purchases reads 101 of
+ * them. Only a page past the end reads every item, and then has the count for its `previous`.
  */
-export function paginate<T>(items: Iterable<T>, query: Record<string, unknown>, url: string): Page<T> {
+export function paginate<T>(items: readonly T[], query: Record<string, unknown>, url: string, matches?: (item: T) => boolean): Page<T> {
   const page = (query.page as number | undefined) ?? 1;
   const pageSize = (query.page_size as number | undefined) ?? DEFAULT_PAGE_SIZE;
-  const all = Array.isArray(items) ? (items as readonly T[]) : [...items];
   const start = (page - 1) * pageSize;
   const results: T[] = [];
-  for (let i = all.length - 1 - start; i >= 0 && results.length < pageSize; i -= 1) results.push(all[i]!);
+  // Matches passed so far; without a filter, the first `start` are skipped by index.
+  let seen = matches ? 0 : Math.min(start, items.length);
+  let more = false;
+  for (let i = items.length - 1 - seen; i >= 0; i -= 1) {
+    const item = items[i]!;
+    if (matches && !matches(item)) continue;
+    if (seen === start + pageSize) {
+      more = true;
+      break;
+    }
+    if (seen >= start) results.push(item);
+    seen += 1;
+  }
   return {
     results,
-    next: start + pageSize < all.length ? link(url, query, page + 1, pageSize) : null,
-    previous: page > 1 ? link(url, query, Math.min(page - 1, Math.max(1, Math.ceil(all.length / pageSize))), pageSize) : null,
+    next: more ? link(url, query, page + 1, pageSize) : null,
+    // Unless the page is past the end, this is page - 1; past it, `seen` counted every match.
+    previous: page > 1 ? link(url, query, Math.min(page - 1, Math.max(1, Math.ceil(seen / pageSize))), pageSize) : null,
   };
 }

@@ -55,11 +55,24 @@ export class ChangeSet {
   }
 }
 
-/** A Map that notes every set and delete in its sandbox's ChangeSet. */
+/** How far from the newest end a replaced value is looked for in the order (most updates are of recent records). */
+const RECENT = 64;
+
+/**
+ * A Map that notes every set and delete in its sandbox's ChangeSet, and gives its values in order
+ * as an array (`inOrder`), so that a list's newest page is read from the end.
+ */
 export class TrackedMap<V> extends Map<string, V> {
   // Assigned after super(): Map's constructor would call set() before class fields exist.
   private collection!: string;
   private changes!: ChangeSet;
+  /**
+   * Keys and values in insertion order, made when first listed and kept from then on: a Map walks
+   * only from its oldest entry, and a sandbox's 1.2 million purchases took 70 ms to copy for one
+   * page of the newest 100. Dropped (made again when next listed) by a delete, or by a replacement
+   * too far from the newest end to find.
+   */
+  private order?: { keys: string[]; values: V[] } | undefined;
 
   static of<V>(collection: string, changes: ChangeSet, entries?: Iterable<readonly [string, V]>): TrackedMap<V> {
     const map = new TrackedMap<V>();
@@ -71,17 +84,48 @@ export class TrackedMap<V> extends Map<string, V> {
 
   override set(key: string, value: V): this {
     if (this.changes?.enabled) this.changes.noteKey(this.collection, key, this.has(key) ? 'update' : 'insert');
-    return super.set(key, value);
+    if (!this.order) return super.set(key, value);
+    // Whether the key is new shows in the size, without a second lookup.
+    const size = this.size;
+    super.set(key, value);
+    if (this.size > size) {
+      this.order.keys.push(key);
+      this.order.values.push(value);
+    } else this.replaceInOrder(key, value);
+    return this;
   }
 
   override delete(key: string): boolean {
     const deleted = super.delete(key);
+    if (deleted) this.order = undefined;
     if (deleted && this.changes?.enabled) this.changes.noteKey(this.collection, key, 'delete');
     return deleted;
   }
 
   override clear(): void {
     if (this.changes?.enabled) for (const key of this.keys()) this.changes.noteKey(this.collection, key, 'delete');
+    this.order = undefined;
     super.clear();
+  }
+
+  /**
+   * The values in insertion order, as an array that the Map keeps up to date from then on (read
+   * it, never change it): a list reads its newest page from the end, not through every entry.
+   */
+  inOrder(): readonly V[] {
+    this.order ??= { keys: [...this.keys()], values: [...this.values()] };
+    return this.order.values;
+  }
+
+  /** A replaced value takes the old one's place, found near the newest end; or the order is made again when next listed. */
+  private replaceInOrder(key: string, value: V): void {
+    const { keys, values } = this.order!;
+    for (let i = keys.length - 1; i >= Math.max(0, keys.length - RECENT); i -= 1) {
+      if (keys[i] === key) {
+        values[i] = value;
+        return;
+      }
+    }
+    this.order = undefined;
   }
 }

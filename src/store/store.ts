@@ -103,16 +103,16 @@ export interface Sandbox {
   brands: Brand[];
   origin: SandboxOrigin;
   clock: SandboxClockState;
-  clients: Map<string, Client>;
-  templates: Map<string, BillingTemplate>;
-  subscribers: Map<string, BillingTemplateClient>;
-  schedules: Map<string, SubscriberSchedule>;
-  purchases: Map<string, Purchase>;
-  tokens: Map<string, RecurringToken>;
+  clients: TrackedMap<Client>;
+  templates: TrackedMap<BillingTemplate>;
+  subscribers: TrackedMap<BillingTemplateClient>;
+  schedules: TrackedMap<SubscriberSchedule>;
+  purchases: TrackedMap<Purchase>;
+  tokens: TrackedMap<RecurringToken>;
   /** Token id → the outcomes of its next charges, in order; the last one repeats (engine/tokens.ts). */
-  tokenOutcomes: Map<string, TokenOutcome[]>;
+  tokenOutcomes: TrackedMap<TokenOutcome[]>;
   /** Purchase id → the pending subscriber that its payment launches. */
-  firstPurchases: Map<string, string>;
+  firstPurchases: TrackedMap<string>;
   /** The newest events, at most the server's `--max-events`. */
   events: SimEvent[];
   /** How many older events were dropped: event n of the sandbox's history is `events[n - eventsDropped]`. */
@@ -120,15 +120,15 @@ export interface Sandbox {
   /** How many older e-mails were dropped, as `eventsDropped` (limits.ts trimLogs). */
   outboxDropped: number;
   outbox: OutboxEmail[];
-  webhooks: Map<string, Webhook>;
+  webhooks: TrackedMap<Webhook>;
   /**
    * Webhook id → the key pair that signs its deliveries (its `public_key`). Data of earlier
    * versions has none: their webhooks are signed with `signingKey`.
    */
-  webhookKeys: Map<string, SigningKey>;
-  deliveries: Map<string, Delivery>;
+  webhookKeys: TrackedMap<SigningKey>;
+  deliveries: TrackedMap<Delivery>;
   /** Deliveries waiting per object, oldest first: an object's events arrive in order. */
-  deliveryQueues: Map<string, string[]>;
+  deliveryQueues: TrackedMap<string[]>;
   /** The sandbox's key pair (GET /public_key/), made when first needed. */
   signingKey: SigningKey | null;
   /** The origin clients last called, for absolute URLs in webhook bodies delivered later. */

@@ -26,7 +26,7 @@ export const billingTemplateHandlers: Record<string, SandboxHandler> = {
     return created(template);
   },
 
-  listBillingTemplates: ({ sandbox, query, url }) => ok(paginate(sandbox.templates.values(), query, url)),
+  listBillingTemplates: ({ sandbox, query, url }) => ok(paginate(sandbox.templates.inOrder(), query, url)),
 
   getBillingTemplate: ({ sandbox, params }) => ok(find(sandbox.templates, params.id)),
 

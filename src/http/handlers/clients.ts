@@ -12,7 +12,7 @@ export const clientHandlers: Record<string, SandboxHandler> = {
     return created(client);
   },
 
-  listClients: ({ sandbox, query, url }) => ok(paginate(sandbox.clients.values(), query, url)),
+  listClients: ({ sandbox, query, url }) => ok(paginate(sandbox.clients.inOrder(), query, url)),
 
   getClient: ({ sandbox, params }) => ok(find(sandbox.clients, params.id)),
 

@@ -28,11 +28,14 @@ export const purchaseHandlers: Record<string, SandboxHandler> = {
   },
 
   listPurchases: ({ sandbox, query, url, origin }) => {
+    // Read once: the query is a dictionary without a prototype, slow to look into for each of a million purchases.
+    const { client_id: clientId, billing_template_id: templateId, status } = query;
     const matches = (purchase: Purchase) =>
-      (query.client_id === undefined || purchase.client_id === query.client_id) &&
-      (query.billing_template_id === undefined || purchase.billing_template_id === query.billing_template_id) &&
-      (query.status === undefined || purchase.status === query.status);
-    const page = paginate([...sandbox.purchases.values()].filter(matches), query, url);
+      (clientId === undefined || purchase.client_id === clientId) &&
+      (templateId === undefined || purchase.billing_template_id === templateId) &&
+      (status === undefined || purchase.status === status);
+    const filtered = clientId !== undefined || templateId !== undefined || status !== undefined;
+    const page = paginate(sandbox.purchases.inOrder(), query, url, filtered ? matches : undefined);
     return ok({ ...page, results: page.results.map((purchase) => presentPurchase(purchase, origin)) });
   },
 

@@ -19,8 +19,7 @@ export const subscriberHandlers: Record<string, SandboxHandler> = {
 
   listSubscribers: ({ sandbox, params, query, url }) => {
     const template = find(sandbox.templates, params.id);
-    const mine = [...sandbox.subscribers.values()].filter((subscriber) => subscriber.billing_template_id === template.id);
-    return ok(paginate(mine, query, url));
+    return ok(paginate(sandbox.subscribers.inOrder(), query, url, (subscriber) => subscriber.billing_template_id === template.id));
   },
 
   getSubscriber: ({ sandbox, params }) => {

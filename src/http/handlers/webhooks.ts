@@ -16,7 +16,7 @@ export const webhookHandlers: Record<string, SandboxHandler> = {
     return created(webhook);
   },
 
-  listWebhooks: ({ sandbox, query, url }) => ok(paginate(sandbox.webhooks.values(), query, url)),
+  listWebhooks: ({ sandbox, query, url }) => ok(paginate(sandbox.webhooks.inOrder(), query, url)),
 
   getWebhook: ({ sandbox, params }) => ok(find(sandbox.webhooks, params.id)),
 
