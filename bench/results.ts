@@ -53,6 +53,8 @@ export interface CaseFigures {
   /** Size of the simulator's answer, which the floor answers too. */
   bytes: number;
   servers: Partial<Record<ServerName, LoadResult>>;
+  /** Every round's req/s of each server, in the order the rounds ran. */
+  roundsPerSecond?: Partial<Record<ServerName, number[]>>;
   /** Why the case has no figures, such as an answer that was not 2xx. */
   error?: string;
 }

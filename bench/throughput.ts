@@ -103,6 +103,7 @@ try {
         }
       }
       for (const server of SERVERS) entry.servers[server] = medianBy(rounds[server], (round) => round.requestsPerSecond);
+      entry.roundsPerSecond = Object.fromEntries(SERVERS.map((server) => [server, rounds[server].map((round) => round.requestsPerSecond)]));
     } catch (error) {
       entry.error = (error as Error).message;
       console.error(`\n!!! ${request.name} FAILED: ${entry.error}\n`);
@@ -115,13 +116,15 @@ try {
 }
 
 function printTable(figures: Record<string, CaseFigures>): void {
-  const rows = Object.entries(figures).flatMap(([name, { request, bytes, servers, error }]): Array<Record<string, string | number>> => {
+  const rows = Object.entries(figures).flatMap(([name, { request, bytes, servers, roundsPerSecond, error }]): Array<Record<string, string | number>> => {
     if (error) return [{ case: `${name}: ${request}`, server: 'FAILED', 'req/s': error }];
     const sim = servers.simulator!;
     return SERVERS.map((server) => ({
       case: server === 'simulator' ? `${name}: ${request} (${bytes} B)` : '',
       server,
       'req/s': servers[server]!.requestsPerSecond,
+      // Every round beside the median: on a shared machine one server's rounds may lie far apart.
+      'rounds req/s': roundsPerSecond?.[server]?.join(', ') ?? '',
       'p50 ms': servers[server]!.p50Ms,
       'p99 ms': servers[server]!.p99Ms,
       'sim / this': server === 'simulator' ? '' : server === 'floor' ? percent(sim, servers.floor!) : times(sim, servers.prism!),
