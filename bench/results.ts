@@ -19,6 +19,9 @@ export interface TimeTravelFigures {
   /** The highest of the rounds: the criterion is a ceiling, so no round may pass it unseen. */
   peakRssMb: number;
   rssBeforeMb: number;
+  /** The newest page of purchases after the advance: the first list (which puts them in order), then the median of five. */
+  firstListMs?: number;
+  listMs?: number;
   /** Every round's advance, in the order they ran. */
   roundsMs: number[];
 }

@@ -72,7 +72,7 @@ const run: Record<Section, () => Promise<void>> = {
       Object.values(results.timeTravel).map((r) =>
         'error' in r
           ? { subscribers: r.subscribers, billings: 'REFUSED OR FAILED', 'advance ms': r.error }
-          : { subscribers: r.subscribers, billings: r.billings, 'advance ms': r.ms, 'rounds ms': r.roundsMs.join(', '), 'billings/s': r.billingsPerSecond, 'peak RSS MB': r.peakRssMb, 'RSS before MB': r.rssBeforeMb },
+          : { subscribers: r.subscribers, billings: r.billings, 'advance ms': r.ms, 'rounds ms': r.roundsMs.join(', '), 'billings/s': r.billingsPerSecond, 'peak RSS MB': r.peakRssMb, 'RSS before MB': r.rssBeforeMb, 'list ms (first)': `${r.listMs} (${r.firstListMs})` },
       ),
     );
     for (const { from, to, times, perDoubling } of doublings(results)) {

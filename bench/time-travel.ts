@@ -1,9 +1,13 @@
 // One sandbox, N monthly subscribers who paid their first purchase with a saved card, advanced
-// 10 years: N × 120 billings, each with a purchase, a charge, events and a receipt e-mail.
+// 10 years: N × 120 billings, each with a purchase, a charge, events and a receipt e-mail. Then the
+// newest page of its purchases, as `GET /api/v1/purchases/` answers it: the first list (which puts
+// the purchases in order), and the median of five after it.
 // Prints one JSON line; bench/run.ts runs it per size in a fresh process so peak RSS is its own.
 
 import { createIds } from '../src/engine/ids.ts';
 import { advance } from '../src/engine/time.ts';
+import { purchaseHandlers } from '../src/http/handlers/purchases.ts';
+import type { SandboxCall } from '../src/http/handler.ts';
 import { busySandbox } from '../test/builders/busy-sandbox.ts';
 
 const subscribers = Number(process.argv[2] ?? 1000);
@@ -17,6 +21,15 @@ const rssBefore = process.memoryUsage().rss;
 const started = performance.now();
 const processed = await advance(sandbox, { by: `P${years}Y` }, wall, ids);
 const ms = performance.now() - started;
+
+const origin = 'http://127.0.0.1:4010';
+const listNewest = () => {
+  const listed = performance.now();
+  purchaseHandlers.listPurchases!({ sandbox, query: {}, url: `${origin}/api/v1/purchases/`, origin } as SandboxCall);
+  return performance.now() - listed;
+};
+const firstListMs = listNewest();
+const listMs = Array.from({ length: 5 }, listNewest).sort((a, b) => a - b)[2]!;
 console.log(
   JSON.stringify({
     subscribers,
@@ -29,6 +42,8 @@ console.log(
     emails: sandbox.outbox.length,
     billingsPerSecond: Math.round(processed.billings / (ms / 1000)),
     rssBeforeMb: Math.round(rssBefore / 2 ** 20),
+    firstListMs: Number(firstListMs.toFixed(2)),
+    listMs: Number(listMs.toFixed(2)),
     peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
   }),
 );
