@@ -6,6 +6,10 @@
 //
 // Tracking is off until a durable store takes the sandbox (`enabled`), so the in-memory store
 // pays one boolean test per write and keeps no list of changed keys.
+//
+// The same Maps give lists their values in insertion order, all of them (`inOrder`) or those with
+// one value of a field (`inOrderBy`, a client's purchases), made when first asked for and kept up
+// to date by each set from then on, so that a page is read from the newest end.
 
 import type { Job } from '../domain/jobs.ts';
 
@@ -55,12 +59,20 @@ export class ChangeSet {
   }
 }
 
-/** How far from the newest end a replaced value is looked for in the order (most updates are of recent records). */
+/** How far from the newest end a replaced value is looked for in an order (most updates are of recent records). */
 const RECENT = 64;
+
+/** Keys and their values in insertion order. */
+interface Order<V> {
+  keys: string[];
+  values: V[];
+}
+
+const emptyOrder = <V>(): Order<V> => ({ keys: [], values: [] });
 
 /**
  * A Map that notes every set and delete in its sandbox's ChangeSet, and gives its values in order
- * as an array (`inOrder`), so that a list's newest page is read from the end.
+ * as an array (`inOrder`, `inOrderBy`), so that a list's newest page is read from the end.
  */
 export class TrackedMap<V> extends Map<string, V> {
   // Assigned after super(): Map's constructor would call set() before class fields exist.
@@ -72,7 +84,13 @@ export class TrackedMap<V> extends Map<string, V> {
    * page of the newest 100. Dropped (made again when next listed) by a delete, or by a replacement
    * too far from the newest end to find.
    */
-  private order?: { keys: string[]; values: V[] } | undefined;
+  private order?: Order<V> | undefined;
+  /**
+   * Per field, the order of the values that have each value of it (`client_id` → one client's
+   * purchases). Meant for fields a record keeps for good: a replacement that changes the field, like
+   * one too far from the end of its group, drops the field's groups until they are asked for again.
+   */
+  private groups?: Map<string, Map<unknown, Order<V>>> | undefined;
 
   static of<V>(collection: string, changes: ChangeSet, entries?: Iterable<readonly [string, V]>): TrackedMap<V> {
     const map = new TrackedMap<V>();
@@ -84,27 +102,30 @@ export class TrackedMap<V> extends Map<string, V> {
 
   override set(key: string, value: V): this {
     if (this.changes?.enabled) this.changes.noteKey(this.collection, key, this.has(key) ? 'update' : 'insert');
-    if (!this.order) return super.set(key, value);
+    if (!this.order && !this.groups) return super.set(key, value);
     // Whether the key is new shows in the size, without a second lookup.
     const size = this.size;
     super.set(key, value);
-    if (this.size > size) {
-      this.order.keys.push(key);
-      this.order.values.push(value);
-    } else this.replaceInOrder(key, value);
+    const inserted = this.size > size;
+    if (this.order && !putInOrder(this.order, key, value, inserted)) this.order = undefined;
+    for (const [field, byValue] of this.groups ?? []) {
+      const group = byValue.get(value[field as keyof V]);
+      if (inserted && !group) byValue.set(value[field as keyof V], { keys: [key], values: [value] });
+      else if (!group || !putInOrder(group, key, value, inserted)) this.groups!.delete(field);
+    }
     return this;
   }
 
   override delete(key: string): boolean {
     const deleted = super.delete(key);
-    if (deleted) this.order = undefined;
+    if (deleted) this.forgetOrder();
     if (deleted && this.changes?.enabled) this.changes.noteKey(this.collection, key, 'delete');
     return deleted;
   }
 
   override clear(): void {
     if (this.changes?.enabled) for (const key of this.keys()) this.changes.noteKey(this.collection, key, 'delete');
-    this.order = undefined;
+    this.forgetOrder();
     super.clear();
   }
 
@@ -117,15 +138,45 @@ export class TrackedMap<V> extends Map<string, V> {
     return this.order.values;
   }
 
-  /** A replaced value takes the old one's place, found near the newest end; or the order is made again when next listed. */
-  private replaceInOrder(key: string, value: V): void {
-    const { keys, values } = this.order!;
-    for (let i = keys.length - 1; i >= Math.max(0, keys.length - RECENT); i -= 1) {
-      if (keys[i] === key) {
-        values[i] = value;
-        return;
+  /** As inOrder, the values whose `field` is `value` only (a field no record changes, such as a purchase's client_id). */
+  inOrderBy<F extends keyof V & string>(field: F, value: V[F]): readonly V[] {
+    this.groups ??= new Map();
+    let byValue = this.groups.get(field);
+    if (!byValue) {
+      byValue = new Map();
+      for (const [key, stored] of this) {
+        let group = byValue.get(stored[field]);
+        if (!group) byValue.set(stored[field], (group = emptyOrder()));
+        group.keys.push(key);
+        group.values.push(stored);
       }
+      this.groups.set(field, byValue);
     }
-    this.order = undefined;
+    return byValue.get(value)?.values ?? [];
   }
+
+  private forgetOrder(): void {
+    this.order = undefined;
+    this.groups = undefined;
+  }
+}
+
+/**
+ * After a set: a new key goes last; a replaced value takes the old one's place, found among the
+ * newest RECENT. False when it is not there, and the order must be made again.
+ */
+function putInOrder<V>(order: Order<V>, key: string, value: V, inserted: boolean): boolean {
+  const { keys, values } = order;
+  if (inserted) {
+    keys.push(key);
+    values.push(value);
+    return true;
+  }
+  for (let i = keys.length - 1; i >= Math.max(0, keys.length - RECENT); i -= 1) {
+    if (keys[i] === key) {
+      values[i] = value;
+      return true;
+    }
+  }
+  return false;
 }

@@ -1,7 +1,7 @@
 // Lists (DESIGN.md §3: newest first, `next` and `previous` as absolute URLs, a page past the end
 // empty): a page is read backwards from the end of the collection, kept in insertion order by
-// TrackedMap.inOrder, and stops one match past its end, so the newest page of 1.2 million purchases
-// does not walk all of them.
+// TrackedMap.inOrder (or one client's, inOrderBy), and stops one match past its end, so the newest
+// page of 1.2 million purchases does not walk all of them.
 
 import { describe, expect, it } from 'vitest';
 import { paginate } from '../../src/http/pagination.ts';
@@ -60,6 +60,37 @@ describe('TrackedMap.inOrder: the values in insertion order, kept as the Map cha
       else map.clear();
       expect(map.inOrder()).toEqual([...map.values()]);
     }
+  });
+
+  it('inOrderBy: the values with one value of a field, in insertion order, through the same changes and replacements that change the field', () => {
+    const changes = new ChangeSet();
+    const map = TrackedMap.of<{ client: number; step: number }>('purchases', changes);
+    let state = 11;
+    const draw = (below: number) => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31) % below;
+    const keys = () => [...map.keys()];
+    for (let step = 0; step < 4_000; step += 1) {
+      if (step === 2_000) changes.enabled = true;
+      const op = draw(100);
+      const existing = keys();
+      if (op < 60 || existing.length === 0) map.set(`k${step}`, { client: draw(5), step });
+      else if (op < 90) {
+        // Mostly the newest records, as payments are; now and then an old one, or a change of client.
+        const key = existing[op < 80 ? existing.length - 1 - draw(Math.min(existing.length, 20)) : draw(existing.length)]!;
+        map.set(key, { client: op < 88 ? map.get(key)!.client : draw(5), step });
+      } else if (op < 99) map.delete(existing[draw(existing.length)]!);
+      else map.clear();
+      const client = draw(6);
+      expect(map.inOrderBy('client', client)).toEqual([...map.values()].filter((value) => value.client === client));
+    }
+  });
+
+  it('a client with no purchases has an empty order, and a first purchase of a new client starts one', () => {
+    const map = TrackedMap.of('purchases', new ChangeSet(), [['p1', { client_id: 'c1' }]]);
+    expect(map.inOrderBy('client_id', 'c2')).toEqual([]);
+    map.set('p2', { client_id: 'c2' });
+    map.set('p3', { client_id: 'c2' });
+    expect(map.inOrderBy('client_id', 'c2')).toEqual([{ client_id: 'c2' }, { client_id: 'c2' }]);
+    expect(map.inOrderBy('client_id', 'c1')).toEqual([{ client_id: 'c1' }]);
   });
 
   it('a new key and a replacement near the end change the same array; a replacement far from the end makes it anew', () => {

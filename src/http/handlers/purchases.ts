@@ -35,7 +35,10 @@ export const purchaseHandlers: Record<string, SandboxHandler> = {
       (templateId === undefined || purchase.billing_template_id === templateId) &&
       (status === undefined || purchase.status === status);
     const filtered = clientId !== undefined || templateId !== undefined || status !== undefined;
-    const page = paginate(sandbox.purchases.inOrder(), query, url, filtered ? matches : undefined);
+    // A client's purchases are read from their own order: a hundred among a million took 50 ms to find.
+    // Not a template's: most purchases of a sandbox have one of few templates, and such a page fills at once.
+    const purchases = clientId === undefined ? sandbox.purchases.inOrder() : sandbox.purchases.inOrderBy('client_id', clientId as string);
+    const page = paginate(purchases, query, url, filtered ? matches : undefined);
     return ok({ ...page, results: page.results.map((purchase) => presentPurchase(purchase, origin)) });
   },
 
