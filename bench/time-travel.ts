@@ -9,6 +9,7 @@ import { advance } from '../src/engine/time.ts';
 import { purchaseHandlers } from '../src/http/handlers/purchases.ts';
 import type { SandboxCall } from '../src/http/handler.ts';
 import { busySandbox } from '../test/builders/busy-sandbox.ts';
+import { medianBy } from './results.ts';
 
 const subscribers = Number(process.argv[2] ?? 1000);
 const years = Number(process.argv[3] ?? 10);
@@ -29,7 +30,7 @@ const listNewest = () => {
   return performance.now() - listed;
 };
 const firstListMs = listNewest();
-const listMs = Array.from({ length: 5 }, listNewest).sort((a, b) => a - b)[2]!;
+const listMs = medianBy(Array.from({ length: 5 }, listNewest), (time) => time);
 console.log(
   JSON.stringify({
     subscribers,

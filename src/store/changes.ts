@@ -68,7 +68,8 @@ interface Order<V> {
   values: V[];
 }
 
-const emptyOrder = <V>(): Order<V> => ({ keys: [], values: [] });
+/** The grouping of `inOrder`: every value in one group. */
+const ALL = Symbol('all values');
 
 /**
  * A Map that notes every set and delete in its sandbox's ChangeSet, and gives its values in order
@@ -79,18 +80,14 @@ export class TrackedMap<V> extends Map<string, V> {
   private collection!: string;
   private changes!: ChangeSet;
   /**
-   * Keys and values in insertion order, made when first listed and kept from then on: a Map walks
-   * only from its oldest entry, and a sandbox's 1.2 million purchases took 70 ms to copy for one
-   * page of the newest 100. Dropped (made again when next listed) by a delete, or by a replacement
-   * too far from the newest end to find.
+   * Per grouping (ALL, or a field such as a purchase's `client_id`), the order of each group's keys
+   * and values, made when first asked for and kept by each set from then on: a Map walks only from
+   * its oldest entry, and a sandbox's 1.2 million purchases took 70 ms to copy for one page of the
+   * newest 100. A grouping is dropped (made again when next asked for) by a delete, by a
+   * replacement too far from the newest end of its group to find, and by one that changes the
+   * field: fields are meant to be those a record keeps for good.
    */
-  private order?: Order<V> | undefined;
-  /**
-   * Per field, the order of the values that have each value of it (`client_id` → one client's
-   * purchases). Meant for fields a record keeps for good: a replacement that changes the field, like
-   * one too far from the end of its group, drops the field's groups until they are asked for again.
-   */
-  private groups?: Map<string, Map<unknown, Order<V>>> | undefined;
+  private orders?: Map<string | typeof ALL, Map<unknown, Order<V>>> | undefined;
 
   static of<V>(collection: string, changes: ChangeSet, entries?: Iterable<readonly [string, V]>): TrackedMap<V> {
     const map = new TrackedMap<V>();
@@ -102,30 +99,30 @@ export class TrackedMap<V> extends Map<string, V> {
 
   override set(key: string, value: V): this {
     if (this.changes?.enabled) this.changes.noteKey(this.collection, key, this.has(key) ? 'update' : 'insert');
-    if (!this.order && !this.groups) return super.set(key, value);
+    if (!this.orders) return super.set(key, value);
     // Whether the key is new shows in the size, without a second lookup.
     const size = this.size;
     super.set(key, value);
     const inserted = this.size > size;
-    if (this.order && !putInOrder(this.order, key, value, inserted)) this.order = undefined;
-    for (const [field, byValue] of this.groups ?? []) {
-      const group = byValue.get(value[field as keyof V]);
-      if (inserted && !group) byValue.set(value[field as keyof V], { keys: [key], values: [value] });
-      else if (!group || !putInOrder(group, key, value, inserted)) this.groups!.delete(field);
+    for (const [field, groups] of this.orders) {
+      const name = groupOf(value, field);
+      const group = groups.get(name);
+      if (inserted && !group) groups.set(name, { keys: [key], values: [value] });
+      else if (!group || !putInOrder(group, key, value, inserted)) this.orders.delete(field);
     }
     return this;
   }
 
   override delete(key: string): boolean {
     const deleted = super.delete(key);
-    if (deleted) this.forgetOrder();
+    if (deleted) this.orders = undefined;
     if (deleted && this.changes?.enabled) this.changes.noteKey(this.collection, key, 'delete');
     return deleted;
   }
 
   override clear(): void {
     if (this.changes?.enabled) for (const key of this.keys()) this.changes.noteKey(this.collection, key, 'delete');
-    this.forgetOrder();
+    this.orders = undefined;
     super.clear();
   }
 
@@ -134,32 +131,37 @@ export class TrackedMap<V> extends Map<string, V> {
    * it, never change it): a list reads its newest page from the end, not through every entry.
    */
   inOrder(): readonly V[] {
-    this.order ??= { keys: [...this.keys()], values: [...this.values()] };
-    return this.order.values;
+    return this.ordered(ALL, ALL);
   }
 
   /** As inOrder, the values whose `field` is `value` only (a field no record changes, such as a purchase's client_id). */
   inOrderBy<F extends keyof V & string>(field: F, value: V[F]): readonly V[] {
-    this.groups ??= new Map();
-    let byValue = this.groups.get(field);
-    if (!byValue) {
-      byValue = new Map();
-      for (const [key, stored] of this) {
-        let group = byValue.get(stored[field]);
-        if (!group) byValue.set(stored[field], (group = emptyOrder()));
-        group.keys.push(key);
-        group.values.push(stored);
-      }
-      this.groups.set(field, byValue);
-    }
-    return byValue.get(value)?.values ?? [];
+    return this.ordered(field, value);
   }
 
-  private forgetOrder(): void {
-    this.order = undefined;
-    this.groups = undefined;
+  private ordered(field: string | typeof ALL, name: unknown): readonly V[] {
+    this.orders ??= new Map();
+    let groups = this.orders.get(field);
+    if (!groups) {
+      groups = new Map();
+      // All values in one group: two copies, twice as fast as sorting 1.2 million purchases one by one.
+      if (field === ALL) groups.set(ALL, { keys: [...this.keys()], values: [...this.values()] });
+      else {
+        for (const [key, stored] of this) {
+          const of = groupOf(stored, field);
+          let group = groups.get(of);
+          if (!group) groups.set(of, (group = { keys: [], values: [] }));
+          group.keys.push(key);
+          group.values.push(stored);
+        }
+      }
+      this.orders.set(field, groups);
+    }
+    return groups.get(name)?.values ?? [];
   }
 }
+
+const groupOf = <V>(value: V, field: string | typeof ALL): unknown => (field === ALL ? ALL : value[field as keyof V]);
 
 /**
  * After a set: a new key goes last; a replaced value takes the old one's place, found among the
