@@ -55,11 +55,6 @@ export interface NewPurchase {
   serviceType?: ServiceType | null;
   successRedirect?: string | null;
   failureRedirect?: string | null;
-  /**
-   * The sandbox id that the checkout path names (`/checkout/{sandbox}/{id}/`), for a sandbox whose
-   * ids repeat in other sandboxes (one created with a seed); null or absent: `/checkout/{id}/`.
-   */
-  checkoutScope?: string | null;
 }
 
 export function buildPurchase(fields: NewPurchase, ctx: Context): Purchase {
@@ -81,7 +76,6 @@ export function buildPurchase(fields: NewPurchase, ctx: Context): Purchase {
     force_recurring: fields.forceRecurring ?? false,
     is_recurring_token: false,
     payment_method_whitelist: fields.whitelist ?? null,
-    checkout_url: fields.checkoutScope ? `/checkout/${fields.checkoutScope}/${id}/` : `/checkout/${id}/`,
     success_redirect: fields.successRedirect ?? null,
     failure_redirect: fields.failureRedirect ?? null,
     purchase: fields.details,
@@ -129,8 +123,6 @@ export interface PurchaseScope {
   brandIds: readonly string[];
   /** The client named by `client_id`, or the one made from the `client` object; undefined if unknown. */
   client: Client | undefined;
-  /** See NewPurchase.checkoutScope. */
-  checkoutScope?: string | null;
 }
 
 /** POST /purchases/: the rules JSON Schema cannot state, then the record (status `created`). */
@@ -167,7 +159,6 @@ export function createPurchase(input: Input, scope: PurchaseScope, ctx: Context)
       serviceType,
       successRedirect: input.success_redirect as string | null | undefined,
       failureRedirect: input.failure_redirect as string | null | undefined,
-      checkoutScope: scope.checkoutScope,
     },
     ctx,
   );

@@ -12,7 +12,6 @@ import { billingDate, launch, scheduleNext } from './launch.ts';
 import { chargeAutomatically, execute, type Processed } from './payments.ts';
 import { schedule, type Job } from './queue.ts';
 import { awaitPayment, recordEvent, savePurchase, sendEmail } from './records.ts';
-import { checkoutScope } from './sandboxes.ts';
 import { newestUsableToken } from './tokens.ts';
 
 /** DESIGN.md §4.4: due = start of (issued + due period) in the template's time zone. */
@@ -43,7 +42,6 @@ function subscriberPurchase(
       forceRecurring: template.force_recurring,
       whitelist: subscriber.payment_method_whitelist,
       serviceType: template.force_recurring ? subscriber.default_service_type : null,
-      checkoutScope: checkoutScope(sandbox),
     },
     ctx,
   );
@@ -182,7 +180,6 @@ export function sendInvoice(sandbox: Sandbox, template: BillingTemplate, input: 
         sendReceipt: template.send_receipt,
         forceRecurring: template.force_recurring,
         whitelist: (input.payment_method_whitelist as string[] | null | undefined) ?? null,
-        checkoutScope: checkoutScope(sandbox),
       },
       ctx,
     ),

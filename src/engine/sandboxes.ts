@@ -8,7 +8,7 @@ import type { Clock, Ids } from '../domain/context.ts';
 import { seedFixtures } from '../../fixtures/seed.ts';
 import { clockAt, sandboxClock, sandboxNow } from './clock.ts';
 import { createIds, sandboxSeededIds, seededFaker, seededUuid } from './ids.ts';
-import { emptySandbox, type Sandbox } from '../store/store.ts';
+import { emptySandbox, type Sandbox, type SandboxOrigin } from '../store/store.ts';
 
 export const DEFAULT_SEED = 1;
 
@@ -69,10 +69,18 @@ export function sandboxIds(sandbox: Sandbox, server: Ids): Ids {
   return { uuid: () => seededUuid(sandbox.origin.seed, sandbox.idsDrawn++) };
 }
 
+/** What a checkout path depends on: the sandbox's id, and whether its ids are its own (seeded). */
+export interface CheckoutScope {
+  id: string;
+  origin: Pick<SandboxOrigin, 'ownIds'>;
+}
+
 /**
- * The sandbox id that its checkout links name, or null. Checkout links carry no token, so a link
- * must lead to one purchase: a random id is unique on the server (an import renames ids already
- * taken), but the ids of a sandbox created with a seed repeat in every sandbox of that seed, so its
- * links are `/checkout/{sandbox_id}/{purchase_id}/`.
+ * The path of a purchase's checkout page, its `checkout_url` without the origin. Checkout links
+ * carry no token, so a link must lead to one purchase: a random id is unique on the server (an
+ * import renames ids already taken), but the ids of a sandbox created with a seed repeat in every
+ * sandbox of that seed, so its links name the sandbox: `/checkout/{sandbox_id}/{purchase_id}/`.
  */
-export const checkoutScope = (sandbox: Sandbox): string | null => (sandbox.origin.ownIds ? sandbox.id : null);
+export function checkoutPath(sandbox: CheckoutScope, purchaseId: string): string {
+  return sandbox.origin.ownIds ? `/checkout/${sandbox.id}/${purchaseId}/` : `/checkout/${purchaseId}/`;
+}

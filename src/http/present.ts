@@ -1,12 +1,14 @@
-// The few fields stored relative to the server: a purchase's checkout_url is stored as a path and
-// returned as an absolute URL on the origin the client called, so it works behind any host name.
+// The one field not stored with its record: a purchase's checkout_url is its checkout page's path
+// (engine/sandboxes.ts checkoutPath) as an absolute URL on the origin the client called, so it
+// works behind any host name.
 
-import type { Purchase, SimEvent } from '../domain/types.ts';
+import type { Purchase, PurchaseView, SimEvent } from '../domain/types.ts';
+import { checkoutPath, type CheckoutScope } from '../engine/sandboxes.ts';
 
-export const presentPurchase = (purchase: Purchase, origin: string): Purchase => ({
+export const presentPurchase = (purchase: Purchase, sandbox: CheckoutScope, origin: string): PurchaseView => ({
   ...purchase,
-  checkout_url: origin + purchase.checkout_url,
+  checkout_url: origin + checkoutPath(sandbox, purchase.id),
 });
 
-export const presentEvent = (event: SimEvent, origin: string): SimEvent =>
-  event.payload.type === 'purchase' ? { ...event, payload: presentPurchase(event.payload as Purchase, origin) } : event;
+export const presentEvent = (event: SimEvent, sandbox: CheckoutScope, origin: string): SimEvent =>
+  event.payload.type === 'purchase' ? { ...event, payload: presentPurchase(event.payload as Purchase, sandbox, origin) } : event;

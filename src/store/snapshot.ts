@@ -5,8 +5,8 @@
 // order) with three changes that make a copy faithful wherever it is loaded:
 // - the clock is written as the API shows it, {now, frozen}, at the instant of export: a running
 //   clock's offset from wall time means nothing in another process, its current instant does;
-// - a purchase's checkout_url is absolute on the sandbox's last origin, as the API answers it (the
-//   store keeps `/checkout/{id}/`), in purchases and in events' payloads alike;
+// - a purchase has its checkout_url, absolute on the sandbox's last origin, as the API answers it
+//   (the store keeps none: engine/sandboxes.ts checkoutPath), in purchases and events' payloads alike;
 // - jobs are listed in the order they fall due, not in the queue's heap order.
 // An import gets a new sandbox id, so it never replaces a sandbox, and `seededIds` false, so a reset
 // of the copy does not draw the default sandbox's ids again. Objects keep their ids, unless one of
@@ -20,14 +20,15 @@ import { LATEST_DATE_MS } from '../domain/clock-bounds.ts';
 import type { ValidateFunction } from 'ajv';
 import type { Clock, Ids } from '../domain/context.ts';
 import { errors, type ErrorDetail } from '../domain/errors.ts';
-import type { Purchase, SimEvent } from '../domain/types.ts';
+import type { Purchase, PurchaseView, SimEvent } from '../domain/types.ts';
+import { checkoutPath, type CheckoutScope } from '../engine/sandboxes.ts';
 import { toFieldErrors } from '../contract/ajv-errors.ts';
 import { compileComponent } from '../contract/schemas.ts';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { clockAt, clockView, sandboxNow } from '../engine/clock.ts';
 import { findInconsistency } from './snapshot-checks.ts';
 import { upgradeSnapshotDocument } from './upgrade.ts';
-import { fromSnapshot, MAPS, toSnapshot, type Sandbox, type SandboxClockState, type SandboxSnapshot, type Store } from './store.ts';
+import { fromSnapshot, MAPS, toSnapshot, type Sandbox, type SandboxClockState, type SandboxOrigin, type SandboxSnapshot, type Store } from './store.ts';
 
 /**
  * The value of `billing_sim_snapshot`: the format's version, changed with any change of the format.
@@ -67,7 +68,7 @@ export function importSnapshot(document: SnapshotDocument, store: Store, ids: Id
     id,
     origin: { ...sandbox.origin, seededIds: false },
     clock: clockAt(Date.parse(sandbox.clock.now), sandbox.clock.frozen, wall),
-    purchases: sandbox.purchases.map(([key, purchase]) => [key, storedPurchase(purchase as Purchase)]),
+    purchases: sandbox.purchases.map(([key, purchase]) => [key, storedPurchase(purchase as PurchaseView)]),
     events: sandbox.events.map((event) => (isPurchase(event.payload) ? { ...event, payload: storedPurchase(event.payload) } : event)),
   });
 }
@@ -127,7 +128,9 @@ function newSandboxId(store: Store, ids: Ids): string {
  */
 function documentForm(snapshot: SandboxSnapshot, wall: Clock, { copyLogs = true } = {}): SnapshotSandbox {
   const origin = typeof snapshot.publicOrigin === 'string' ? snapshot.publicOrigin : '';
-  const present = (value: unknown) => (isPurchase(value) ? { ...value, checkout_url: origin + value.checkout_url } : value);
+  // A data file's header may be anything too: without an `origin` object, the short form of the path.
+  const scope: CheckoutScope = { id: snapshot.id, origin: { ownIds: (snapshot.origin as Partial<SandboxOrigin> | undefined)?.ownIds === true } };
+  const present = (value: unknown) => (isPurchase(value) ? { ...value, checkout_url: origin + checkoutPath(scope, value.id) } : value);
   const { id, companyId, brands, publicOrigin, jobSeq, signingKey } = snapshot;
   return {
     // The schema's order, so that a file reads from the header down.
@@ -153,7 +156,7 @@ function documentForm(snapshot: SandboxSnapshot, wall: Clock, { copyLogs = true 
 const mapArray = <T>(value: T[], map: (item: T) => unknown): T[] => (Array.isArray(value) ? (value.map(map) as T[]) : value);
 
 function isPurchase(value: unknown): value is Purchase {
-  return typeof value === 'object' && value !== null && (value as Purchase).type === 'purchase' && typeof (value as Purchase).checkout_url === 'string';
+  return typeof value === 'object' && value !== null && (value as Purchase).type === 'purchase' && typeof (value as Purchase).id === 'string';
 }
 
 /** The API's view of a clock, or (a data file's garbage) the value as it is. */
@@ -163,11 +166,10 @@ function clockForm(clock: unknown, wall: Clock): unknown {
   return Math.abs(sandboxNow(clock as SandboxClockState, wall)) <= LATEST_DATE_MS ? clockView(clock as SandboxClockState, wall) : clock;
 }
 
-/** Back to the path the store keeps (`/checkout/{id}/`), whatever origin the document was exported on. */
-function storedPurchase(purchase: Purchase): Purchase {
-  if (!URL.canParse(purchase.checkout_url)) return purchase;
-  const url = new URL(purchase.checkout_url);
-  return { ...purchase, checkout_url: url.pathname + url.search + url.hash };
+/** The purchase as the store keeps it: without its checkout_url, which names the sandbox and origin it was exported from. */
+function storedPurchase(purchase: Purchase & { checkout_url?: string }): Purchase {
+  const { checkout_url: _exported, ...stored } = purchase;
+  return stored;
 }
 
 export interface SnapshotValidator {

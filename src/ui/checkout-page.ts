@@ -10,6 +10,8 @@ import { formatInstant, formatMoney, html, page, type SafeHtml } from './html.ts
 
 export interface CheckoutView {
   purchase: Purchase;
+  /** The page's own path, where its form posts: the purchase's checkout_url without the origin. */
+  path: string;
   brandName: string;
   /** What payment_method_whitelist allows (all methods when it is null). */
   methods: readonly PaymentMethod[];
@@ -128,7 +130,7 @@ function notices(view: CheckoutView): SafeHtml {
 function paymentForm(view: CheckoutView): SafeHtml {
   const { purchase } = view;
   const total = money(purchase, purchase.purchase.total);
-  return html`<form method="post" action="${purchase.checkout_url}" aria-labelledby="pay-heading">
+  return html`<form method="post" action="${view.path}" aria-labelledby="pay-heading">
     <h2 id="pay-heading">Payment</h2>
     <fieldset>
       <legend>Pay with</legend>

@@ -15,6 +15,7 @@ import { withStatus } from '../domain/purchases.ts';
 import type { Input, Purchase } from '../domain/types.ts';
 import { chargeWithToken, payAtCheckout } from '../engine/payments.ts';
 import { savePurchase } from '../engine/records.ts';
+import { checkoutPath } from '../engine/sandboxes.ts';
 import { clientTokens } from '../engine/tokens.ts';
 import { toApiError } from '../http/errors.ts';
 import type { Services } from '../http/handler.ts';
@@ -87,6 +88,7 @@ function render(status: number, sandbox: Sandbox, purchase: Purchase, errors?: s
   const allowed = purchase.payment_method_whitelist;
   const html = checkoutPage({
     purchase,
+    path: checkoutPath(sandbox, purchase.id),
     brandName: sandbox.brands.find((brand) => brand.id === purchase.brand_id)?.name ?? 'Merchant',
     methods: PAYMENT_METHODS.filter((method) => allowed === null || allowed.includes(method.name)),
     // Only live tokens (a deleted one has left the client's list), and only those that may charge this purchase.
@@ -144,7 +146,7 @@ export function checkoutRouter(services: Services): Router {
       try {
         const paid = pay(sandbox, purchase, form, ctx);
         changed(services, sandbox);
-        return { redirect: (paid.status === 'error' ? paid.failure_redirect : paid.success_redirect) ?? paid.checkout_url };
+        return { redirect: (paid.status === 'error' ? paid.failure_redirect : paid.success_redirect) ?? checkoutPath(sandbox, paid.id) };
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         // A refused payment changes nothing: the page again, with why.

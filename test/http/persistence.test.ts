@@ -82,6 +82,37 @@ describe('persistence to a data file', () => {
     }
   });
 
+  it("a purchase is kept without its checkout_url, which each answer derives; a row written before, which still has one, opens, and its stale value is not answered", async () => {
+    const file = join(dir, 'checkout-url.db');
+    const first = await startSimulator({ port: 0, quiet: true, dataFile: file });
+    const sandbox = (await send(first.url, 'POST', '/sim/v1/sandboxes', null, { now: '2026-01-31T10:00:00Z' })).body as { token: string; brand_id: string };
+    const created = async () =>
+      ((await send(first.url, 'POST', '/api/v1/purchases/', sandbox.token, { brand_id: sandbox.brand_id, client: { email: 'url@example.com' }, purchase: { currency: 'EUR', products: [{ name: 'A', price: 1000 }] } })).body as { id: string; checkout_url: string });
+    const kept = await created();
+    const older = await created();
+    expect(kept.checkout_url).toBe(`${first.url}/checkout/${kept.id}/`);
+    await first.stop();
+
+    const db = new Database(file);
+    const rows = db.prepare("SELECT rowid, data FROM records WHERE collection = 'purchases'").all() as { rowid: number; data: string }[];
+    expect(rows.map((row) => JSON.parse(row.data)).every((purchase) => !('checkout_url' in purchase))).toBe(true);
+    // Rows written before kept the path; one that no longer matches (a copy, say) must not reach an answer.
+    const row = rows.find((candidate) => JSON.parse(candidate.data).id === older.id)!;
+    db.prepare('UPDATE records SET data = ? WHERE rowid = ?').run(JSON.stringify({ ...JSON.parse(row.data), checkout_url: '/checkout/stale/' }), row.rowid);
+    db.close();
+
+    const second = await startSimulator({ port: 0, quiet: true, dataFile: file });
+    try {
+      for (const { id } of [kept, older]) {
+        const answered = (await send(second.url, 'GET', `/api/v1/purchases/${id}/`, sandbox.token)).body as { checkout_url: string };
+        expect(answered.checkout_url).toBe(`${second.url}/checkout/${id}/`);
+        expect((await fetch(answered.checkout_url)).status).toBe(200);
+      }
+    } finally {
+      await second.stop();
+    }
+  });
+
   it('without --data, a restart forgets created sandboxes: their tokens get a 401', async () => {
     const first = await startSimulator({ port: 0, quiet: true });
     const sandbox = await send(first.url, 'POST', '/sim/v1/sandboxes', null, {});

@@ -9,7 +9,6 @@ import type { Client, Input, Purchase } from '../../domain/types.ts';
 import { assertCancellable, chargeWithToken, payAtCheckout } from '../../engine/payments.ts';
 import { capture, markAsPaid, refund, release, resendInvoice } from '../../engine/purchase-actions.ts';
 import { awaitPayment, savePurchase } from '../../engine/records.ts';
-import { checkoutScope } from '../../engine/sandboxes.ts';
 import { deleteToken } from '../../engine/tokens.ts';
 import { created, find, ok, type SandboxHandler } from '../handler.ts';
 import { paginate } from '../pagination.ts';
@@ -21,10 +20,10 @@ export const purchaseHandlers: Record<string, SandboxHandler> = {
     let client: Client | undefined = sandbox.clients.get(body.client_id as string);
     const newClient = 'client' in body && !('client_id' in body) ? writeClient('create', undefined, body.client as Input, ctx) : undefined;
     client ??= newClient;
-    const purchase = createPurchase(body, { brandIds: sandbox.brands.map((brand) => brand.id), client, checkoutScope: checkoutScope(sandbox) }, ctx);
+    const purchase = createPurchase(body, { brandIds: sandbox.brands.map((brand) => brand.id), client }, ctx);
     if (newClient) sandbox.clients.set(newClient.id, newClient);
     awaitPayment(sandbox, savePurchase(sandbox, purchase, 'purchase.created', ctx));
-    return created(presentPurchase(purchase, origin));
+    return created(presentPurchase(purchase, sandbox, origin));
   },
 
   listPurchases: ({ sandbox, query, url, origin }) => {
@@ -39,14 +38,14 @@ export const purchaseHandlers: Record<string, SandboxHandler> = {
     // Not a template's: most purchases of a sandbox have one of few templates, and such a page fills at once.
     const purchases = clientId === undefined ? sandbox.purchases.inOrder() : sandbox.purchases.inOrderBy('client_id', clientId as string);
     const page = paginate(purchases, query, url, filtered ? matches : undefined);
-    return ok({ ...page, results: page.results.map((purchase) => presentPurchase(purchase, origin)) });
+    return ok({ ...page, results: page.results.map((purchase) => presentPurchase(purchase, sandbox, origin)) });
   },
 
-  getPurchase: ({ sandbox, params, origin }) => ok(presentPurchase(find(sandbox.purchases, params.id), origin)),
+  getPurchase: ({ sandbox, params, origin }) => ok(presentPurchase(find(sandbox.purchases, params.id), sandbox, origin)),
 
   chargePurchase: ({ sandbox, params, body, ctx, origin, services }) => {
     try {
-      return ok(presentPurchase(chargeWithToken(sandbox, find(sandbox.purchases, params.id), body.recurring_token as string, ctx), origin));
+      return ok(presentPurchase(chargeWithToken(sandbox, find(sandbox.purchases, params.id), body.recurring_token as string, ctx), sandbox, origin));
     } catch (error) {
       // A declined charge is answered 400 but recorded: its purchase.payment_failure goes out to webhooks too.
       services.background.wake(sandbox.id);
@@ -54,31 +53,31 @@ export const purchaseHandlers: Record<string, SandboxHandler> = {
     }
   },
 
-  capturePurchase: ({ sandbox, params, body, ctx, origin }) => ok(presentPurchase(capture(sandbox, find(sandbox.purchases, params.id), body, ctx), origin)),
+  capturePurchase: ({ sandbox, params, body, ctx, origin }) => ok(presentPurchase(capture(sandbox, find(sandbox.purchases, params.id), body, ctx), sandbox, origin)),
 
-  releasePurchase: ({ sandbox, params, ctx, origin }) => ok(presentPurchase(release(sandbox, find(sandbox.purchases, params.id), ctx), origin)),
+  releasePurchase: ({ sandbox, params, ctx, origin }) => ok(presentPurchase(release(sandbox, find(sandbox.purchases, params.id), ctx), sandbox, origin)),
 
   refundPurchase: ({ sandbox, params, body, ctx }) => ok(refund(sandbox, find(sandbox.purchases, params.id), body, ctx)),
 
   markPurchaseAsPaid: ({ sandbox, params, body, ctx, origin }) =>
-    ok(presentPurchase(markAsPaid(sandbox, find(sandbox.purchases, params.id), body, ctx), origin)),
+    ok(presentPurchase(markAsPaid(sandbox, find(sandbox.purchases, params.id), body, ctx), sandbox, origin)),
 
   resendPurchaseInvoice: ({ sandbox, params, ctx, origin }) =>
-    ok(presentPurchase(resendInvoice(sandbox, find(sandbox.purchases, params.id), ctx), origin)),
+    ok(presentPurchase(resendInvoice(sandbox, find(sandbox.purchases, params.id), ctx), sandbox, origin)),
 
   cancelPurchase: ({ sandbox, params, ctx, origin }) => {
     const purchase = find(sandbox.purchases, params.id);
     assertCancellable(purchase);
-    return ok(presentPurchase(savePurchase(sandbox, withStatus(purchase, 'cancelled', ctx), 'purchase.cancelled', ctx), origin));
+    return ok(presentPurchase(savePurchase(sandbox, withStatus(purchase, 'cancelled', ctx), 'purchase.cancelled', ctx), sandbox, origin));
   },
 
   deleteRecurringToken: ({ sandbox, params, ctx, origin }) => {
     find(sandbox.purchases, params.recurring_token);
     const token = sandbox.tokens.get(params.recurring_token!);
     if (!token) throw fieldError('recurring_token', errors.doesNotExist('Recurring token', params.recurring_token), 404);
-    return ok(presentPurchase(deleteToken(sandbox, token, ctx)!, origin));
+    return ok(presentPurchase(deleteToken(sandbox, token, ctx)!, sandbox, origin));
   },
 
   payPurchase: ({ sandbox, params, body, ctx, origin }) =>
-    ok(presentPurchase(payAtCheckout(sandbox, find(sandbox.purchases, params.id), body, ctx), origin)),
+    ok(presentPurchase(payAtCheckout(sandbox, find(sandbox.purchases, params.id), body, ctx), sandbox, origin)),
 };

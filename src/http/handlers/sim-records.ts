@@ -65,7 +65,7 @@ function presentDelivery(delivery: Delivery) {
 export const simRecordHandlers: Record<string, SandboxHandler> = {
   listEvents: ({ sandbox, query, url, origin }) => {
     const page = paginate(filtered(sandbox.events, recordFilters(query), eventMatches), query, url);
-    return ok({ ...page, results: page.results.map((event) => presentEvent(event, origin)) });
+    return ok({ ...page, results: page.results.map((event) => presentEvent(event, sandbox, origin)) });
   },
 
   listOutbox: ({ sandbox, query, url }) => ok(paginate(filtered(sandbox.outbox, recordFilters(query), emailMatches), query, url)),

@@ -11,11 +11,11 @@ import { presentPurchase } from '../present.ts';
 export const subscriberHandlers: Record<string, SandboxHandler> = {
   addSubscriber: ({ sandbox, params, body, ctx, origin }) => {
     const result = addSubscriber(sandbox, find(sandbox.templates, params.id), body, ctx);
-    return created({ ...result, purchase: result.purchase && presentPurchase(result.purchase, origin) });
+    return created({ ...result, purchase: result.purchase && presentPurchase(result.purchase, sandbox, origin) });
   },
 
   sendInvoice: ({ sandbox, params, body, ctx, origin }) =>
-    created(presentPurchase(sendInvoice(sandbox, find(sandbox.templates, params.id), body, ctx), origin)),
+    created(presentPurchase(sendInvoice(sandbox, find(sandbox.templates, params.id), body, ctx), sandbox, origin)),
 
   listSubscribers: ({ sandbox, params, query, url }) => {
     const template = find(sandbox.templates, params.id);
