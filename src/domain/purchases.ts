@@ -76,6 +76,7 @@ export function buildPurchase(fields: NewPurchase, ctx: Context): Purchase {
     force_recurring: fields.forceRecurring ?? false,
     is_recurring_token: false,
     payment_method_whitelist: fields.whitelist ?? null,
+    checkout_url: '',
     success_redirect: fields.successRedirect ?? null,
     failure_redirect: fields.failureRedirect ?? null,
     purchase: fields.details,

@@ -169,12 +169,7 @@ export interface TransactionData {
 
 export type ClientDetails = Omit<Client, keyof Resource>;
 
-/**
- * A purchase as the sandbox keeps it. Its `checkout_url` is not kept: it is the purchase's id under
- * the sandbox's checkout path (engine/sandboxes.ts checkoutPath), written into what the API answers
- * (PurchaseView). Ten years of 10,000 subscribers keep 1.2 million purchases, and the URL kept with
- * each was two more objects of the heap per purchase, 64 bytes of some 400.
- */
+/** A purchase as the sandbox keeps it; the API answers it as a PurchaseView. */
 export interface Purchase extends Resource {
   type: 'purchase';
   brand_id: string;
@@ -188,6 +183,15 @@ export interface Purchase extends Resource {
   force_recurring: boolean;
   is_recurring_token: boolean;
   payment_method_whitelist: string[] | null;
+  /**
+   * Not kept: always empty. What the API answers is the purchase's id under the sandbox's checkout
+   * path (engine/sandboxes.ts checkoutPath) on the origin the client called (PurchaseView). Ten years
+   * of 10,000 subscribers keep 1.2 million purchases, and the path kept with each was two more heap
+   * objects, 64 bytes of some 460. The field stays, empty, so that an answer overwrites it in place:
+   * V8 copies a record and gives it a key it lacks in about 2 µs, and overwrites one in 0.15 µs.
+   * Data-file rows written before hold the path; it is never read.
+   */
+  checkout_url: '';
   success_redirect: string | null;
   failure_redirect: string | null;
   purchase: PurchaseDetails;
@@ -204,8 +208,8 @@ export interface Purchase extends Resource {
   is_test: boolean;
 }
 
-/** A purchase as the API answers it: with its `checkout_url`, an absolute URL on the origin the client called. */
-export type PurchaseView = Purchase & { checkout_url: string };
+/** A purchase as the API answers it: its `checkout_url` is an absolute URL on the origin the client called. */
+export type PurchaseView = Omit<Purchase, 'checkout_url'> & { checkout_url: string };
 
 /** The platform's Payment object: what POST /purchases/{id}/refund/ answers and `payment.refunded` carries. */
 export interface Payment extends Resource {

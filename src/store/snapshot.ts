@@ -166,10 +166,9 @@ function clockForm(clock: unknown, wall: Clock): unknown {
   return Math.abs(sandboxNow(clock as SandboxClockState, wall)) <= LATEST_DATE_MS ? clockView(clock as SandboxClockState, wall) : clock;
 }
 
-/** The purchase as the store keeps it: without its checkout_url, which names the sandbox and origin it was exported from. */
-function storedPurchase(purchase: Purchase & { checkout_url?: string }): Purchase {
-  const { checkout_url: _exported, ...stored } = purchase;
-  return stored;
+/** The purchase as the store keeps it: its checkout_url, which names the sandbox and origin it was exported from, emptied. */
+function storedPurchase(purchase: Purchase | PurchaseView): Purchase {
+  return { ...purchase, checkout_url: '' };
 }
 
 export interface SnapshotValidator {
