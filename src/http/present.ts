@@ -1,4 +1,4 @@
-// The one field not stored with its record: a purchase's checkout_url is its checkout page's path
+// The one field a record keeps empty: a purchase's checkout_url is its checkout page's path
 // (engine/sandboxes.ts checkoutPath) as an absolute URL on the origin the client called, so it
 // works behind any host name.
 

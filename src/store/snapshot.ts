@@ -6,7 +6,7 @@
 // - the clock is written as the API shows it, {now, frozen}, at the instant of export: a running
 //   clock's offset from wall time means nothing in another process, its current instant does;
 // - a purchase has its checkout_url, absolute on the sandbox's last origin, as the API answers it
-//   (the store keeps none: engine/sandboxes.ts checkoutPath), in purchases and events' payloads alike;
+//   (the store keeps it empty: engine/sandboxes.ts checkoutPath), in purchases and events' payloads;
 // - jobs are listed in the order they fall due, not in the queue's heap order.
 // An import gets a new sandbox id, so it never replaces a sandbox, and `seededIds` false, so a reset
 // of the copy does not draw the default sandbox's ids again. Objects keep their ids, unless one of
@@ -75,8 +75,9 @@ export function importSnapshot(document: SnapshotDocument, store: Store, ids: Id
 
 /**
  * A sandbox created with a seed names itself in its checkout paths (`/checkout/{sandbox_id}/{id}/`,
- * engine/sandboxes.ts checkoutScope): in the copy they name the copy, `id`, wherever they occur
- * (purchases, events' payloads, the JSON of webhook bodies).
+ * engine/sandboxes.ts checkoutPath): in the copy they name the copy, `id`, wherever they occur. A
+ * purchase's own checkout_url is emptied on import and derived again; those in the JSON of queued
+ * webhook bodies are text, and are rewritten here.
  */
 function withCheckoutSandbox(document: SnapshotDocument, id: string): SnapshotDocument {
   const exported = `/checkout/${document.sandbox.id}/`;
