@@ -136,10 +136,12 @@ export { apiUrl };`,
       }
     }, 240_000);
 
-    it('npx billing-sim proxy forwards to this server and checks the exchange', async () => {
+    it('npx billing-sim proxy forwards to this server and checks the exchange; SIGTERM to npx leaves nothing listening within 2 s', async () => {
       const proxy = spawn('npx', ['billing-sim', 'proxy', '--upstream', origin, '--port', '0'], { cwd: app, stdio: ['ignore', 'pipe', 'pipe'] });
+      const exited = new Promise((resolve) => proxy.once('exit', resolve));
+      let at = '';
       try {
-        const at = await new Promise<string>((resolve, reject) => {
+        at = await new Promise<string>((resolve, reject) => {
           let out = '';
           proxy.once('exit', (code) => reject(new Error(`proxy exited ${code}: ${out}`)));
           proxy.stderr!.on('data', (chunk: Buffer) => void (out += chunk));
@@ -153,8 +155,13 @@ export { apiUrl };`,
         const report = (await (await fetch(`${at}/__proxy/report`)).json()) as { exchanges: number; violations: number };
         expect(report).toMatchObject({ exchanges: 1, violations: 0 });
       } finally {
-        proxy.kill('SIGKILL');
+        // As a user's Ctrl-C or CI's stop: npx passes the signal on. A SIGKILL would end npx alone and
+        // leave the proxy it started listening, as this test once did after every run.
+        proxy.kill('SIGTERM');
+        await exited;
       }
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      expect(await listening(at)).toBe(false);
     }, 60_000);
 
     it('SIGTERM to npx leaves nothing listening within 2 s', async () => {
