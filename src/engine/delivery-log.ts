@@ -50,11 +50,12 @@ export interface DeliveryFilters {
   eventType?: string;
 }
 
-/** The deliveries that match every filter given, oldest first. */
-export function findDeliveries(sandbox: Sandbox, filters: DeliveryFilters): Delivery[] {
-  const matches = (delivery: Delivery) =>
-    (filters.status === undefined || delivery.status === filters.status) &&
-    (filters.webhookId === undefined || delivery.webhookId === filters.webhookId) &&
-    (filters.eventType === undefined || delivery.eventType === filters.eventType);
-  return [...sandbox.deliveries.values()].filter(matches);
+/** The test of a delivery against every filter given, for paginate; none when no filter is given. */
+export function deliveryMatches(filters: DeliveryFilters): ((delivery: Delivery) => boolean) | undefined {
+  const { status, webhookId, eventType } = filters;
+  if (status === undefined && webhookId === undefined && eventType === undefined) return undefined;
+  return (delivery) =>
+    (status === undefined || delivery.status === status) &&
+    (webhookId === undefined || delivery.webhookId === webhookId) &&
+    (eventType === undefined || delivery.eventType === eventType);
 }

@@ -4,7 +4,7 @@
 
 import { errors, fieldError } from '../../domain/errors.ts';
 import type { OutboxEmail, SimEvent } from '../../domain/types.ts';
-import { findDeliveries } from '../../engine/delivery-log.ts';
+import { deliveryMatches } from '../../engine/delivery-log.ts';
 import { resendDelivery } from '../../engine/webhooks.ts';
 import type { Delivery, DeliveryStatus } from '../../store/store.ts';
 import { created, ok, type SandboxHandler } from '../handler.ts';
@@ -29,9 +29,9 @@ function recordFilters(query: Record<string, unknown>): RecordFilters {
   return { type: query.type as string | undefined, objectId: query.object_id as string | undefined, since: since === undefined ? undefined : Math.ceil(since / 1000) };
 }
 
-/** The records that pass, or the list itself when nothing filters it (100,000 events need no copy here). */
-function filtered<T>(records: T[], filters: RecordFilters, matches: (filters: RecordFilters) => (record: T) => boolean): T[] {
-  return Object.values(filters).every((value) => value === undefined) ? records : records.filter(matches(filters));
+/** The test a record must pass, for paginate; none when nothing filters the list. */
+function matcher<T>(filters: RecordFilters, matches: (filters: RecordFilters) => (record: T) => boolean): ((record: T) => boolean) | undefined {
+  return Object.values(filters).every((value) => value === undefined) ? undefined : matches(filters);
 }
 
 const eventMatches = (filters: RecordFilters) => (event: SimEvent) =>
@@ -64,15 +64,15 @@ function presentDelivery(delivery: Delivery) {
 
 export const simRecordHandlers: Record<string, SandboxHandler> = {
   listEvents: ({ sandbox, query, url, origin }) => {
-    const page = paginate(filtered(sandbox.events, recordFilters(query), eventMatches), query, url);
+    const page = paginate(sandbox.events, query, url, matcher(recordFilters(query), eventMatches));
     return ok({ ...page, results: page.results.map((event) => presentEvent(event, sandbox, origin)) });
   },
 
-  listOutbox: ({ sandbox, query, url }) => ok(paginate(filtered(sandbox.outbox, recordFilters(query), emailMatches), query, url)),
+  listOutbox: ({ sandbox, query, url }) => ok(paginate(sandbox.outbox, query, url, matcher(recordFilters(query), emailMatches))),
 
   listWebhookDeliveries: ({ sandbox, query, url }) => {
     const filters = { status: query.status as DeliveryStatus | undefined, webhookId: query.webhook_id as string | undefined, eventType: query.event_type as string | undefined };
-    const page = paginate(findDeliveries(sandbox, filters), query, url);
+    const page = paginate(sandbox.deliveries.inOrder(), query, url, deliveryMatches(filters));
     return ok({ ...page, results: page.results.map(presentDelivery) });
   },
 
