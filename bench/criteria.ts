@@ -43,16 +43,31 @@ export function measuredSizes({ timeTravel }: Results): TimeTravelFigures[] {
     .sort((a, b) => a.subscribers - b.subscribers);
 }
 
+export interface Doubling {
+  from: number;
+  to: number;
+  /** The larger size's time over the smaller's. */
+  times: number;
+  perDoubling: number;
+  /** How the garbage collector's pauses and the code between them grew, each as `times`; absent without both sizes' pauses. */
+  parts?: { code: number; gc: number };
+}
+
 /**
  * Time of each size against the next smaller one, as the growth per doubling of subscribers, so that
  * 10,000 against 2,000 (5×) is judged by the same "2× subscribers → ≤ 2.1× time" as 2,000 against 1,000.
  */
-export function doublings(results: Results): Array<{ from: number; to: number; times: number; perDoubling: number }> {
+export function doublings(results: Results): Doubling[] {
   const sizes = measuredSizes(results);
   return sizes.slice(1).map((large, i) => {
     const small = sizes[i]!;
     const times = large.ms / small.ms;
-    return { from: small.subscribers, to: large.subscribers, times, perDoubling: times ** (1 / Math.log2(large.subscribers / small.subscribers)) };
+    const growth: Doubling = { from: small.subscribers, to: large.subscribers, times, perDoubling: times ** (1 / Math.log2(large.subscribers / small.subscribers)) };
+    if (small.gcMs && large.gcMs) {
+      const gc = (size: TimeTravelFigures) => size.gcMs!.minor + size.gcMs!.major;
+      growth.parts = { code: (large.ms - gc(large)) / (small.ms - gc(small)), gc: gc(large) / gc(small) };
+    }
+    return growth;
   });
 }
 

@@ -19,6 +19,11 @@ export interface TimeTravelFigures {
   /** The highest of the rounds: the criterion is a ceiling, so no round may pass it unseen. */
   peakRssMb: number;
   rssBeforeMb: number;
+  /**
+   * The garbage collector's pauses within the advance: minor (scavenges), major (mark-compact and
+   * its incremental marking steps). The rest of `ms` is the engine's own code. Absent in older files.
+   */
+  gcMs?: { minor: number; major: number };
   /** The newest page of purchases after the advance: the first list (which puts them in order), then the median of five. */
   firstListMs?: number;
   listMs?: number;

@@ -72,11 +72,12 @@ const run: Record<Section, () => Promise<void>> = {
       Object.values(results.timeTravel).map((r) =>
         'error' in r
           ? { subscribers: r.subscribers, billings: 'REFUSED OR FAILED', 'advance ms': r.error }
-          : { subscribers: r.subscribers, billings: r.billings, 'advance ms': r.ms, 'rounds ms': r.roundsMs.join(', '), 'billings/s': r.billingsPerSecond, 'peak RSS MB': r.peakRssMb, 'RSS before MB': r.rssBeforeMb, 'list ms (first)': `${r.listMs} (${r.firstListMs})` },
+          : { subscribers: r.subscribers, billings: r.billings, 'advance ms': r.ms, 'rounds ms': r.roundsMs.join(', '), 'billings/s': r.billingsPerSecond, 'GC ms (minor/major)': r.gcMs ? `${r.gcMs.minor} / ${r.gcMs.major}` : '', 'peak RSS MB': r.peakRssMb, 'RSS before MB': r.rssBeforeMb, 'list ms (first)': `${r.listMs} (${r.firstListMs})` },
       ),
     );
-    for (const { from, to, times, perDoubling } of doublings(results)) {
-      console.log(`${from} → ${to} subscribers: ${times.toFixed(2)}× time (linear: ${(to / from).toFixed(2)}×), ${perDoubling.toFixed(2)}× per doubling`);
+    for (const { from, to, times, perDoubling, parts } of doublings(results)) {
+      const split = parts ? `: the code between GC pauses ${parts.code.toFixed(2)}×, the pauses ${parts.gc.toFixed(2)}×` : '';
+      console.log(`${from} → ${to} subscribers: ${times.toFixed(2)}× time (linear: ${(to / from).toFixed(2)}×), ${perDoubling.toFixed(2)}× per doubling${split}`);
     }
   },
   startup: async () => {
