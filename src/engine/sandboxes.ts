@@ -5,6 +5,7 @@
 // requests give the same ids on every run, and in every sandbox of that seed on one server.
 
 import type { Clock, Ids } from '../domain/context.ts';
+import type { Purchase, PurchaseView } from '../domain/types.ts';
 import { seedFixtures } from '../../fixtures/seed.ts';
 import { clockAt, sandboxClock, sandboxNow } from './clock.ts';
 import { createIds, sandboxSeededIds, seededFaker, seededUuid } from './ids.ts';
@@ -84,3 +85,13 @@ export interface CheckoutScope {
 export function checkoutPath(sandbox: CheckoutScope, purchaseId: string): string {
   return sandbox.origin.ownIds ? `/checkout/${sandbox.id}/${purchaseId}/` : `/checkout/${purchaseId}/`;
 }
+
+/**
+ * The purchase as the API answers it: its checkout_url, which the record keeps empty, is its
+ * checkout path on `origin` (the origin the client called; for webhook bodies and snapshots, the
+ * sandbox's last one). The key exists in the record, so the copy overwrites it in place.
+ */
+export const withCheckoutUrl = (purchase: Purchase, sandbox: CheckoutScope, origin: string): PurchaseView => ({
+  ...purchase,
+  checkout_url: origin + checkoutPath(sandbox, purchase.id),
+});

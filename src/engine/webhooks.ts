@@ -22,7 +22,7 @@ import { subscribes } from '../domain/webhooks.ts';
 import type { Delivery, DeliveryTry, Sandbox, SigningKey } from '../store/store.ts';
 import { markDone } from './delivery-log.ts';
 import { schedule } from './queue.ts';
-import { checkoutPath } from './sandboxes.ts';
+import { withCheckoutUrl } from './sandboxes.ts';
 
 /** Waits after the 1st, 2nd, … failed attempt; the last attempt has ATTEMPT_TIMEOUT_MS to answer. */
 export const RETRY_BACKOFF_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 6 * 3_600_000, 24 * 3_600_000];
@@ -73,10 +73,7 @@ export const signature = (body: string, key: SigningKey): string => sign('sha256
 
 /** The body a webhook receives: the object as the API returns it (absolute checkout_url), plus event_type. */
 function deliveryBody(sandbox: Sandbox, event: SimEvent): string {
-  const object =
-    event.payload.type === 'purchase'
-      ? { ...(event.payload as Purchase), checkout_url: sandbox.publicOrigin + checkoutPath(sandbox, event.payload.id) }
-      : event.payload;
+  const object = event.payload.type === 'purchase' ? withCheckoutUrl(event.payload as Purchase, sandbox, sandbox.publicOrigin) : event.payload;
   return JSON.stringify({ ...object, event_type: event.event_type });
 }
 

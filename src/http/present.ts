@@ -1,14 +1,11 @@
-// The one field a record keeps empty: a purchase's checkout_url is its checkout page's path
-// (engine/sandboxes.ts checkoutPath) as an absolute URL on the origin the client called, so it
-// works behind any host name.
+// The one field a record keeps empty: a purchase's checkout_url is its checkout page's path as an
+// absolute URL on the origin the client called, so it works behind any host name. Webhook bodies
+// and snapshots derive it the same way (engine/sandboxes.ts withCheckoutUrl).
 
-import type { Purchase, PurchaseView, SimEvent } from '../domain/types.ts';
-import { checkoutPath, type CheckoutScope } from '../engine/sandboxes.ts';
+import type { Purchase, SimEvent } from '../domain/types.ts';
+import { withCheckoutUrl, type CheckoutScope } from '../engine/sandboxes.ts';
 
-export const presentPurchase = (purchase: Purchase, sandbox: CheckoutScope, origin: string): PurchaseView => ({
-  ...purchase,
-  checkout_url: origin + checkoutPath(sandbox, purchase.id),
-});
+export const presentPurchase = withCheckoutUrl;
 
 export const presentEvent = (event: SimEvent, sandbox: CheckoutScope, origin: string): SimEvent =>
-  event.payload.type === 'purchase' ? { ...event, payload: presentPurchase(event.payload as Purchase, sandbox, origin) } : event;
+  event.payload.type === 'purchase' ? { ...event, payload: withCheckoutUrl(event.payload as Purchase, sandbox, origin) } : event;

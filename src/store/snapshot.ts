@@ -21,7 +21,7 @@ import type { ValidateFunction } from 'ajv';
 import type { Clock, Ids } from '../domain/context.ts';
 import { errors, type ErrorDetail } from '../domain/errors.ts';
 import type { Purchase, PurchaseView, SimEvent } from '../domain/types.ts';
-import { checkoutPath, type CheckoutScope } from '../engine/sandboxes.ts';
+import { withCheckoutUrl, type CheckoutScope } from '../engine/sandboxes.ts';
 import { toFieldErrors } from '../contract/ajv-errors.ts';
 import { compileComponent } from '../contract/schemas.ts';
 import type { OpenAPIV3_1 } from 'openapi-types';
@@ -131,7 +131,7 @@ function documentForm(snapshot: SandboxSnapshot, wall: Clock, { copyLogs = true 
   const origin = typeof snapshot.publicOrigin === 'string' ? snapshot.publicOrigin : '';
   // A data file's header may be anything too: without an `origin` object, the short form of the path.
   const scope: CheckoutScope = { id: snapshot.id, origin: { ownIds: (snapshot.origin as Partial<SandboxOrigin> | undefined)?.ownIds === true } };
-  const present = (value: unknown) => (isPurchase(value) ? { ...value, checkout_url: origin + checkoutPath(scope, value.id) } : value);
+  const present = (value: unknown) => (isPurchase(value) ? withCheckoutUrl(value, scope, origin) : value);
   const { id, companyId, brands, publicOrigin, jobSeq, signingKey } = snapshot;
   return {
     // The schema's order, so that a file reads from the header down.

@@ -23,7 +23,7 @@ import { ApiError, ALL, errors } from '../domain/errors.ts';
 import type { ChangeSet } from './changes.ts';
 import { DataFileError, logRow, type LOGS, readSnapshots, rememberingStringify, withUnreadPayloads } from './sqlite-rows.ts';
 import { fromSnapshot, MAPS, sandboxHeader, type Sandbox, type SandboxSnapshot, type Store } from './store.ts';
-import { upgradeSandbox } from './upgrade.ts';
+import { upgradeDataFileSandbox } from './upgrade.ts';
 
 export { DataFileError };
 
@@ -285,7 +285,7 @@ export class SqliteStore implements Store {
 
   private loadAll(): void {
     for (const snapshot of readSnapshots(this.db, this.file)) {
-      upgradeSandbox(snapshot);
+      upgradeDataFileSandbox(snapshot);
       const problem = this.options.validate?.(withUnreadPayloads(snapshot));
       if (problem) throw new DataFileError(this.file, `sandbox ${snapshot.id}: ${problem}`);
       this.adopt(fromSnapshot(snapshot));
@@ -303,7 +303,7 @@ export class SqliteStore implements Store {
       throw new StorageUnavailable(reason);
     }
     if (snapshot) {
-      upgradeSandbox(snapshot);
+      upgradeDataFileSandbox(snapshot);
       this.adopt(fromSnapshot(snapshot));
     } else this.sandboxes.delete(id);
   }

@@ -125,6 +125,19 @@ export function upgradeSandbox(sandbox: unknown): void {
   addLaterFields(sandbox);
 }
 
+/**
+ * Upgrades, in place, a sandbox as a data file holds it: as upgradeSandbox, and the checkout_url
+ * that rows written before 0.2 kept with each purchase emptied, as the store keeps it, so that a
+ * million stale paths do not stay in memory (answers derive the URL). Events' payloads are left
+ * as they are: they are read lazily, they are at most --max-events, and answers derive theirs too.
+ * Not for snapshot documents, whose purchases carry the absolute URL that the schema checks.
+ */
+export function upgradeDataFileSandbox(sandbox: unknown): void {
+  upgradeSandbox(sandbox);
+  if (!isObject(sandbox)) return;
+  for (const purchase of records(sandbox.purchases)) if (typeof purchase.checkout_url === 'string') purchase.checkout_url = '';
+}
+
 /** The `token_outcome` of 0.2 and before, one value for every charge, is the sequence of that one value. */
 function upgradeTokenOutcomes(sandbox: Loose): void {
   if (!Array.isArray(sandbox.tokenOutcomes)) return;

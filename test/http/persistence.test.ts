@@ -82,7 +82,7 @@ describe('persistence to a data file', () => {
     }
   });
 
-  it("a purchase keeps its checkout_url empty, and each answer derives it; a row written before, which holds a path, opens, and that path is not answered", async () => {
+  it("a purchase keeps its checkout_url empty, and each answer derives it; a row written before, which holds a path, opens, that path is not answered, and the row is written again without it", async () => {
     const file = join(dir, 'checkout-url.db');
     const first = await startSimulator({ port: 0, quiet: true, dataFile: file });
     const sandbox = (await send(first.url, 'POST', '/sim/v1/sandboxes', null, { now: '2026-01-31T10:00:00Z' })).body as { token: string; brand_id: string };
@@ -108,8 +108,17 @@ describe('persistence to a data file', () => {
         expect(answered.checkout_url).toBe(`${second.url}/checkout/${id}/`);
         expect((await fetch(answered.checkout_url)).status).toBe(200);
       }
+      // The path is emptied as the row is read, not only left unanswered: a change writes the row again without it.
+      expect((await send(second.url, 'POST', `/api/v1/purchases/${older.id}/cancel/`, sandbox.token)).status).toBe(200);
     } finally {
       await second.stop();
+    }
+    const reopened = new Database(file);
+    try {
+      const rewritten = reopened.prepare("SELECT data FROM records WHERE collection = 'purchases' AND key = ?").get(older.id) as { data: string };
+      expect(JSON.parse(rewritten.data)).toMatchObject({ status: 'cancelled', checkout_url: '' });
+    } finally {
+      reopened.close();
     }
   });
 
