@@ -110,7 +110,7 @@ export function createApp(deps: AppDeps): App {
   // In memory beside the dispatcher, one per app: faults are no sandbox state (faults.ts).
   const faults = new FaultRegistry(routes.operations, (sandboxId) => deps.store.get(sandboxId) !== undefined);
   const handlers = { ...sandboxHandlers, ...faultHandlers(faults) };
-  app.use(dispatcher({ routes, publicHandlers, sandboxHandlers: handlers, bodyUpgrades, faults }, services));
+  app.use(dispatcher({ routes, publicHandlers, sandboxHandlers: handlers, bodyUpgrades, faults, logError }, services));
   app.use(notFoundHandler);
   app.use(errorHandler(logError));
   return { express: app, services, warmUp: (signal) => routes.warmUp(signal) };

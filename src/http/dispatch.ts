@@ -27,6 +27,8 @@ export interface DispatchTables {
   bodyUpgrades?: Record<string, (body: unknown) => void>;
   /** The sandboxes' injected faults; none when omitted. */
   faults?: FaultRegistry;
+  /** Where a failure after the answer has begun is reported (a body in pieces: send.ts); stderr when omitted. */
+  logError?: (line: string) => void;
 }
 
 /**
@@ -89,7 +91,7 @@ export function dispatcher(tables: DispatchTables, services: Services) {
       const { query, body } = validatedInput(operation, req, params, tables.bodyUpgrades?.[operation.operationId]);
       const handler = tables.publicHandlers[operation.operationId];
       if (!handler) throw notImplemented(operation);
-      return sendReply(req, res, await handler({ params, query, body, url, origin, services }));
+      return sendReply(req, res, await handler({ params, query, body, url, origin, services }), { logError: tables.logError });
     }
 
     const sandboxId = await services.tokens.verify(req.get('authorization'));
@@ -116,7 +118,7 @@ export function dispatcher(tables: DispatchTables, services: Services) {
     if (!READS.has(req.method) && reply.status < 400) services.background.changed(sandboxId);
     // Written now, before the sandbox's next turn can start (it waits in services.serial behind this
     // one): records that a later billing changes in place are serialised as this turn left them.
-    sendReply(req, res, reply);
+    sendReply(req, res, reply, { logError: tables.logError });
   };
 }
 

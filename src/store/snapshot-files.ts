@@ -78,7 +78,7 @@ async function read(file: string): Promise<unknown> {
   try {
     document = await new JSONFile<unknown>(file).read();
   } catch (error) {
-    const reason = error instanceof SyntaxError ? `is not JSON (${error.message})` : `cannot be read (${(error as Error).message})`;
+    const reason = error instanceof SyntaxError ? `is not JSON (${error.message})` : `cannot be read (${tooLong(error) ? LONGER_THAN_A_STRING : (error as Error).message})`;
     throw new DataFileError(file, reason);
   }
   if (document === null) throw new DataFileError(file, 'no such file');
@@ -89,6 +89,16 @@ async function write(file: string, document: SnapshotDocument): Promise<void> {
   try {
     await new JSONFile<SnapshotDocument>(file).write(document);
   } catch (error) {
-    throw new DataFileError(file, `cannot be written (${(error as Error).message})`);
+    throw new DataFileError(file, `cannot be written (${tooLong(error) ? `${LONGER_THAN_A_STRING}; GET /sim/v1/snapshot from a server on the data file sends any size` : (error as Error).message})`);
   }
 }
+
+/**
+ * lowdb reads and writes a file as one string, and V8's longest is 2^29 - 24 characters: about
+ * 500 MB of JSON, ten years of some 1,500 monthly subscribers. Node's own messages ("Invalid string length",
+ * "Cannot create a string longer than 0x1fffffe8 characters") do not say so.
+ */
+const LONGER_THAN_A_STRING = 'the snapshot is more JSON than one JavaScript string holds, about 500 MB';
+
+const tooLong = (error: unknown): boolean =>
+  error instanceof RangeError || (error as NodeJS.ErrnoException | undefined)?.code === 'ERR_STRING_TOO_LONG';

@@ -255,9 +255,10 @@ export function sandboxHeader(sandbox: Sandbox | SandboxSnapshot): SandboxHeader
   return { id, companyId, brands, origin, clock, publicOrigin, jobSeq, eventsDropped: sandbox.eventsDropped ?? 0, outboxDropped: sandbox.outboxDropped ?? 0, idsDrawn: sandbox.idsDrawn ?? 0 };
 }
 
-export function toSnapshot(sandbox: Sandbox): SandboxSnapshot {
+/** The sandbox's JSON form; the collections of `except` are left out, for a caller that takes them its own way. */
+export function toSnapshot(sandbox: Sandbox, except: readonly MapField[] = []): SandboxSnapshot {
   const snapshot = { ...sandboxHeader(sandbox), signingKey: sandbox.signingKey, events: sandbox.events, outbox: sandbox.outbox, jobs: sandbox.jobs } as Record<string, unknown>;
-  for (const field of MAPS) snapshot[field] = [...sandbox[field].entries()];
+  for (const field of MAPS) if (!except.includes(field)) snapshot[field] = [...sandbox[field].entries()];
   return snapshot as SandboxSnapshot;
 }
 

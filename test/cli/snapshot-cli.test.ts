@@ -3,7 +3,7 @@
 // 2 a usage or configuration error, in one clear line.
 
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -115,6 +115,16 @@ describe('billing-sim export and import', () => {
     expectOneLineError(await cli('import', '--data', file, 'torn.json'), 'torn.json: is not JSON');
     expectOneLineError(await cli('import', '--data', file, 'missing.json'), 'missing.json: no such file');
     expect(statSync(file).mtimeMs).toBe(before);
+  });
+
+  it('a snapshot file longer than one JavaScript string (about 500 MB, read whole) is refused in one line saying so', async () => {
+    const { file, sim } = await dataFile('kept-small.db');
+    await sim.stop();
+    // 600 MB, sparse: no disk is used, and reading it fills the string all the same.
+    writeFileSync(join(dir, 'huge.json'), '');
+    truncateSync(join(dir, 'huge.json'), 600 * 2 ** 20);
+    expectOneLineError(await cli('import', '--data', file, 'huge.json'), 'huge.json: cannot be read (the snapshot is more JSON than one JavaScript string holds, about 500 MB)');
+    rmSync(join(dir, 'huge.json'));
   });
 
   it('export names what is missing: the data file (never created), the sandbox, --out', async () => {

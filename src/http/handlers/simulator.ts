@@ -9,9 +9,9 @@ import { createSandbox, DEFAULT_SEED, resetSandbox } from '../../engine/sandboxe
 import { checkClockInstant } from '../../domain/clock-bounds.ts';
 import { advance } from '../../engine/time.ts';
 import { findInconsistency } from '../../store/snapshot-checks.ts';
-import { exportSnapshot, importSnapshot, type SnapshotDocument } from '../../store/snapshot.ts';
+import { importSnapshot, snapshotText, type SnapshotDocument } from '../../store/snapshot.ts';
 import type { Sandbox } from '../../store/store.ts';
-import { created, noContent, ok, type PublicHandler, type SandboxHandler, type Services } from '../handler.ts';
+import { created, noContent, ok, okText, type PublicHandler, type SandboxHandler, type Services } from '../handler.ts';
 import { simRecordHandlers } from './sim-records.ts';
 
 export const publicSimulatorHandlers: Record<string, PublicHandler> = {
@@ -71,7 +71,8 @@ export function capabilities(has: (operationId: string) => boolean) {
 export const simulatorHandlers: Record<string, SandboxHandler> = {
   getClock: ({ sandbox, services }) => ok(clockView(sandbox.clock, services.clock)),
 
-  getSnapshot: ({ sandbox, services }) => ok(exportSnapshot(sandbox, services.clock)),
+  // In pieces: a long-lived sandbox's document can be gigabytes (store/snapshot.ts snapshotText).
+  getSnapshot: ({ sandbox, services }) => okText(snapshotText(sandbox, services.clock)),
 
   patchClock: ({ sandbox, body, services }) => {
     sandbox.clock = setFrozen(sandbox.clock, body.frozen as boolean, services.clock);
