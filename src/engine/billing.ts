@@ -2,7 +2,7 @@
 // (billings, first deductions, bank executions, overdue marking) and one-time send_invoice.
 
 import { addPeriods, compareDates, dayOf, startOfDay } from '../domain/calendar.ts';
-import type { Context } from '../domain/context.ts';
+import { unixSeconds, type Context } from '../domain/context.ts';
 import { ALL, ErrorCollector, errors, fieldError } from '../domain/errors.ts';
 import { buildPurchase, checkWhitelist, PAYABLE, withStatus } from '../domain/purchases.ts';
 import { newSubscriber } from '../domain/subscribers.ts';
@@ -14,10 +14,15 @@ import { schedule, type Job } from './queue.ts';
 import { awaitPayment, recordEvent, savePurchase, sendEmail } from './records.ts';
 import { newestUsableToken } from './tokens.ts';
 
-/** DESIGN.md §4.4: due = start of (issued + due period) in the template's time zone. */
+/**
+ * DESIGN.md §4.4: due = start of (issued + due period) in the template's time zone. In whole
+ * seconds through unixSeconds, as every other timestamp: a plain division left a heap number in
+ * each purchase (16 bytes; 19 MB over ten years of 10,000 subscribers) where the others are small
+ * integers held in the field itself.
+ */
 function dueOf(template: BillingTemplate, issued: string): number {
   const dueDate = addPeriods(issued, template.subscription_due_period, template.subscription_due_period_units, 1);
-  return startOfDay(dueDate, template.purchase.timezone) / 1000;
+  return unixSeconds(startOfDay(dueDate, template.purchase.timezone));
 }
 
 /** A new purchase for a subscriber, not yet stored: the template's details copied 1:1 (or `details` for a first deduction). */

@@ -21,7 +21,7 @@ export const MAX_DELIVERIES_KEPT = 10_000;
  * Purchases one sandbox may hold. Each billing keeps a purchase, about 400 bytes of memory (its status
  * history, attempt and payment details are shared: domain/shared-parts.ts; its checkout_url is not
  * kept; its e-mail and events go once the logs pass MAX_EVENTS_PER_SANDBOX), so the limit keeps a
- * sandbox under about 1 GB: 10,000 monthly subscribers fit for 10 years (498 MB of heap after the
+ * sandbox under about 1 GB: 10,000 monthly subscribers fit for 10 years (478 MB of heap after the
  * advance) and 1,000 for 100 (the up-front bound counts a month as 28 days), while an advance that
  * could pass it is refused before it starts rather than running the process out of memory an hour in.
  */
