@@ -21,7 +21,7 @@ const wall = { now: () => Date.parse('2026-01-30T09:00:00Z') };
 /**
  * 30 monthly subscribers a year into their billing, one whose token declines every charge after its first,
  * one subscriber still pending (its unpaid first purchase, awaited by an overdue job), and a
- * webhook delivery waiting for its first attempt: every collection of a sandbox has something.
+ * webhook delivery waiting for its first attempt: every collection but webhooks and their keys holds something.
  */
 async function billingSandbox(): Promise<Sandbox> {
   const ids = createIds(3);
