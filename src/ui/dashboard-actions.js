@@ -40,6 +40,9 @@ async function act(owner, action, work) {
     show(owner, error instanceof ApiFailure ? error.first : error.message, true);
   } finally {
     busy.delete(owner);
+    // Usable again at once, not when the view read below comes back: a form's submit button left
+    // disabled until then made Enter do nothing (implicit submission skips a disabled default button).
+    document.querySelectorAll(`[data-owner="${owner}"]`).forEach((button) => (button.disabled = false));
   }
   await refresh({ quiet: true });
   if (document.activeElement && document.activeElement !== document.body) return;

@@ -230,6 +230,9 @@ describe('QA dashboard: actions', () => {
       await expect.poll(() => resultIn(released!).textContent()).toBe('Released: the reserved money went back, nothing was paid.');
       expect([(await getPurchase(box, held[0]!.id)).status, (await getPurchase(box, held[1]!.id)).status]).toEqual(['paid', 'released']);
 
+      // The view is read again after each action. While that read is slow, the form must already take
+      // a corrected amount: its buttons stayed disabled until the read came back, and Enter did nothing.
+      const slowRead = (await box.req('POST', '/sim/v1/faults', { operation_id: 'listPurchases', latency_ms: 1500 })).body as { id: string };
       const refunded = purchaseRow(page, paid.id);
       await refunded.getByRole('button', { name: /^Refund…/ }).click();
       const amount = page.getByRole('form', { name: /^Refund the purchase/ }).getByLabel('Amount to refund (EUR)');
@@ -241,9 +244,10 @@ describe('QA dashboard: actions', () => {
       await amount.fill('5.00');
       await amount.press('Enter');
       await expect.poll(() => resultIn(refunded).textContent()).toBe('Refunded €5.00.');
+      await box.req('DELETE', `/sim/v1/faults/${slowRead.id}`);
       const afterRefund = await getPurchase(box, paid.id);
       expect([afterRefund.status, afterRefund.refundable_amount]).toEqual(['paid', 700]);
-      await expect.poll(() => refunded.locator('td').nth(4).textContent()).toBe('€7.00');
+      await expect.poll(() => refunded.locator('td').nth(4).textContent(), { timeout: 5000 }).toBe('€7.00');
 
       const marked = purchaseRow(page, unpaid.id);
       await marked.getByRole('button', { name: /^Mark as paid/ }).click();
