@@ -6,6 +6,7 @@
 // are answered (this sandbox's own requests wait for the turn). Events past the sandbox's limit
 // are dropped as the slices go.
 
+import { setImmediate as nextTurnOfTheLoop } from 'node:timers/promises';
 import { addDuration } from '../domain/calendar.ts';
 import type { Clock, Ids } from '../domain/context.ts';
 import { errors, fieldError } from '../domain/errors.ts';
@@ -38,8 +39,6 @@ export interface RunOptions {
 const JOBS_PER_CLOCK_READ = 32;
 
 const MAX_ADVANCE_MS = 100 * 366 * 86_400_000;
-
-const nextTurnOfTheLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export async function runUntil(sandbox: Sandbox, targetMs: number, ids: Ids, options: RunOptions = {}): Promise<Processed> {
   const maxEvents = options.maxEvents ?? MAX_EVENTS_PER_SANDBOX;

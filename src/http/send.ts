@@ -8,6 +8,7 @@
 // *` on a GET answers 304 through req.fresh), and the statuses whose body and headers it strips.
 
 import { pipeline, Readable } from 'node:stream';
+import { setImmediate as nextTurnOfTheLoop } from 'node:timers/promises';
 import type { Request, Response } from 'express';
 import { SLICE_MS } from '../engine/limits.ts';
 import type { Reply } from './handler.ts';
@@ -73,7 +74,7 @@ export async function* paced(pieces: Iterable<string>): AsyncGenerator<string> {
   for (const piece of pieces) {
     yield piece;
     if (performance.now() - sliceStart >= SLICE_MS) {
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurnOfTheLoop();
       sliceStart = performance.now();
     }
   }

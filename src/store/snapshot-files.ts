@@ -101,4 +101,4 @@ async function write(file: string, document: SnapshotDocument): Promise<void> {
 const LONGER_THAN_A_STRING = 'the snapshot is more JSON than one JavaScript string holds, about 500 MB';
 
 const tooLong = (error: unknown): boolean =>
-  error instanceof RangeError || (error as NodeJS.ErrnoException | undefined)?.code === 'ERR_STRING_TOO_LONG';
+  (error as NodeJS.ErrnoException | undefined)?.code === 'ERR_STRING_TOO_LONG' || (error instanceof RangeError && error.message === 'Invalid string length');

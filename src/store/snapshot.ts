@@ -69,7 +69,8 @@ const PIECE_CHARS = 64 * 1024;
  * What those turns change in place is copied now: subscribers and schedules (a billing updates them),
  * queued jobs (moved to their next date), and the lists of events and e-mails (appended and trimmed).
  * Everything else is a record that is replaced, never changed, so holding it is enough; the 1.2
- * million purchases of such a sandbox are held as two arrays, keys and values, not as entries.
+ * million purchases of such a sandbox are held as one array of values, not as entries: each is kept
+ * under its own id (savePurchase; an import checks it), which gives its key back.
  */
 export function snapshotText(sandbox: Sandbox, wall: Clock): Iterable<string> {
   const copies = (field: MapField) => [...sandbox[field]].map(([key, record]) => [key, { ...(record as object) }] as [string, unknown]);
@@ -83,9 +84,8 @@ export function snapshotText(sandbox: Sandbox, wall: Clock): Iterable<string> {
     outbox: [],
   } as SandboxSnapshot;
   const { purchaseEntry, event } = itemForms(taken);
-  const keys = [...sandbox.purchases.keys()];
   const lists: Record<string, List> = {
-    purchases: { items: [...sandbox.purchases.values()], form: (purchase, i) => purchaseEntry([keys[i]!, purchase]) },
+    purchases: { items: [...sandbox.purchases.values()], form: (purchase: Purchase) => purchaseEntry([purchase.id, purchase]) },
     events: { items: sandbox.events.slice(), form: event },
     outbox: { items: sandbox.outbox.slice(), form: same },
   };
@@ -95,7 +95,7 @@ export function snapshotText(sandbox: Sandbox, wall: Clock): Iterable<string> {
 /** A list written item by item, each in the form `form` gives it. */
 interface List {
   items: readonly unknown[];
-  form: (item: never, index: number) => unknown;
+  form: (item: never) => unknown;
 }
 
 const same = (item: unknown) => item;
@@ -119,7 +119,7 @@ function* jsonPieces(document: SnapshotDocument, lists: Record<string, List>): G
     text += '[';
     for (let i = 0; i < list.items.length; i += 1) {
       // As in JSON.stringify: an item with no JSON form is written null.
-      text += (i > 0 ? ',' : '') + (JSON.stringify(list.form(list.items[i] as never, i)) ?? 'null');
+      text += (i > 0 ? ',' : '') + (JSON.stringify(list.form(list.items[i] as never)) ?? 'null');
       if (text.length >= PIECE_CHARS) {
         yield text;
         text = '';
