@@ -319,7 +319,7 @@ describe('billing templates', () => {
     {
       id: 'BT-PAYMENT-METHODS-UNKNOWN-REJECTED-CODE',
       title: 'An unknown payment method name → 400, "payment_method_whitelist.0": invalid_choice',
-      cites: `${errorCode('invalid_choice')}; docs/behaviour.md#payment-methods: "Whitelists take these names (else 400 invalid_choice)"`,
+      cites: `${errorCode('invalid_choice')}; docs/behaviour.md#payment-methods: "take the name of any currency's method (else 400 invalid_choice)"`,
       level: 'informative',
     },
     async (ctx) => {

@@ -227,8 +227,8 @@ describe('clients', () => {
   check(
     {
       id: 'CLI-PUT-EMAIL-REQUIRED',
-      title: 'PUT without email → 400, "email": required, and nothing changes',
-      cites: 'openapi.yaml#/components/schemas/ClientUpdate/required: "email"; docs/behaviour.md#error-codes: "required | 400 | a required field is missing"',
+      title: 'PUT without email (and without bank_account and bank_code) → 400, "email": required, and nothing changes',
+      cites: 'docs/behaviour.md#field-names: "Either an email or (bank_account and bank_code)"; docs/behaviour.md#error-codes: "required | 400 | a required field is missing"',
       level: 'informative',
     },
     async ({ api }) => {

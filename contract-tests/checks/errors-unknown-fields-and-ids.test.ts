@@ -19,8 +19,10 @@ import {
   expectError,
   expectNotListed,
   expectRejected,
+  futureDue,
   later,
   monthlyTemplate,
+  oneTimeTemplate,
   purchaseDetails,
   snapshot,
   subscriberBody,
@@ -88,6 +90,17 @@ const VALID: Record<string, (ctx: CheckContext) => Promise<Valid>> = {
       body: { client_id: client.id },
       misspelt: 'payment_methods_whitelist',
       nothingChanged: () => expectNotListed(ctx.api, '/purchases/', 'billing_template_id', template.id),
+    };
+  },
+  async sendOneTimeInvoices(ctx) {
+    const marker = unique();
+    const client = await makeClient(ctx.api);
+    const template = oneTimeTemplate(await brandId(ctx.api), await futureDue(ctx), { purchase: purchaseDetails({ notes: marker }) });
+    return {
+      path: '/billing/',
+      body: { ...template, clients: [{ client_id: client.id }] },
+      misspelt: 'client_ids',
+      nothingChanged: () => expectNotListed(ctx.api, '/purchases/', 'purchase.notes', marker),
     };
   },
   async addSubscriber(ctx) {

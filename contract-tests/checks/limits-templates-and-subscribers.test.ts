@@ -23,13 +23,26 @@ import { readBack, related, type Subject } from '../lib/limits-schema.ts';
 
 const INVOICE_FIELDS = ['issued', 'due', 'skip_capture', 'send_receipt'];
 
+/**
+ * The platform's names of the invoice fields (openapi.yaml#/components/schemas/BillingTemplatePlatformNames):
+ * a case on one of them sends it in place of the spec's name, on a one-time template.
+ */
+const PLATFORM_NAMES: Record<string, string> = {
+  invoice_issued: 'issued',
+  invoice_due: 'due',
+  invoice_skip_capture: 'skip_capture',
+  invoice_send_receipt: 'send_receipt',
+};
+
 const billingTemplate: Subject = {
   schema: 'BillingTemplateCreate',
   async prepare(g, path) {
     const { api } = g.ctx;
     const brand = await brandId(api);
     // The invoice fields are read-only on a subscription template, the subscription_* ones on a one-time template.
-    const body = INVOICE_FIELDS.includes(path[0]!) ? oneTimeTemplate(brand, await futureDue(g.ctx)) : monthlyTemplate(brand);
+    const invoiceField = PLATFORM_NAMES[path[0]!] ?? path[0]!;
+    const body = INVOICE_FIELDS.includes(invoiceField) ? oneTimeTemplate(brand, await futureDue(g.ctx)) : monthlyTemplate(brand);
+    if (invoiceField !== path[0]) delete body[invoiceField];
     const marker = unique();
     const slot = related(path, 'title') ? 'purchase.notes' : 'title';
     setPath(body, slot.split('.'), marker);

@@ -228,6 +228,26 @@ export function expectError(reply: Reply, field: string, code: string, { status 
   ).toContain(code);
 }
 
+/** Where an error may be answered: a field path (or `__all__`) and a code. */
+export type Placement = readonly [field: string, code: string];
+
+/**
+ * `status` with one of `placements`: the body names that field (`alone`: only it) with that code
+ * among its errors. Where the spec is silent on an error's key and code, both billing-sim's former
+ * placement (on the field) and the platform's (under `__all__` with its own code, where its client
+ * code reads it) are right, and a server answering either passes.
+ */
+export function expectErrorAt(reply: Reply, placements: readonly Placement[], { status = 400, alone = false }: { status?: number; alone?: boolean } = {}): void {
+  expect(reply.status, `status (docs/behaviour.md#status-codes: ${status}): ${reply.text.slice(0, 800)}`).toBe(status);
+  const errors = (reply.body ?? {}) as Record<string, Array<{ code: string }> | undefined>;
+  const fields = Object.keys(errors);
+  const found = placements.find(
+    ([field, code]) => (alone ? fields.length === 1 && fields[0] === field : fields.includes(field)) && (errors[field] ?? []).some((e) => e.code === code),
+  );
+  const wanted = placements.map(([field, code]) => `${field} ${code}`).join(' or ');
+  expect(found, `the error body must name ${wanted}${alone ? ', and only that field' : ''}: ${reply.text.slice(0, 800)}`).toBeDefined();
+}
+
 /**
  * Those of `fields`, simulator-only fields (x-simulator-only in openapi.yaml) expected of `record`,
  * that `record` carries: spread into an expected object, they hold a target to a field only where it

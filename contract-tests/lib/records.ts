@@ -78,7 +78,8 @@ export interface Purchase {
   recurring_token: string | null;
   payment: { amount: number; currency: string; payment_method: string; paid_on: number; [field: string]: unknown } | null;
   purchase: PurchaseDetails;
-  transaction_data: { payment_method: string | null; country: string | null; attempts: Attempt[] };
+  /** `extra`: the card that paid (`card_brand`, `masked_pan`, …), `{}` when none did; the platform's plugin reads it. */
+  transaction_data: { payment_method: string | null; country: string | null; attempts: Attempt[]; extra?: Record<string, unknown> };
   refundable_amount: number;
   refund_availability: string;
   marked_as_paid: boolean;

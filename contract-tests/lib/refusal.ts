@@ -7,7 +7,7 @@ import { expect } from 'vitest';
 import { check, type CheckContext, type CheckSpec } from './check.ts';
 import { ERROR_BODY } from './citations.ts';
 import type { Reply } from './client.ts';
-import { expectError, expectRejected } from './primitives.ts';
+import { expectErrorAt, expectRejected, type Placement } from './primitives.ts';
 
 export interface Attempt {
   /** The request that must be rejected. */
@@ -21,13 +21,15 @@ export interface Attempt {
 /**
  * A rule that rejects a request, checked twice: `id` (normative: a 4xx, and the state is unchanged)
  * and `id-CODE` (informative: 400, or `status`, naming `field` with `code`,
- * docs/behaviour.md#error-body). `arrange` runs afresh for each, so the two checks share no objects.
+ * docs/behaviour.md#error-body, or one of the placements of `also`: the platform's key and code
+ * where the spec names none). `arrange` runs afresh for each, so the two checks share no objects.
  */
 export function refusal(
-  spec: CheckSpec & { field: string; code: string; status?: number; codeCites?: string },
+  spec: CheckSpec & { field: string; code: string; also?: readonly Placement[]; status?: number; codeCites?: string },
   arrange: (ctx: CheckContext) => Promise<Attempt>,
 ): void {
-  const { field, code, status = 400, codeCites, ...base } = spec;
+  const { field, code, also = [], status = 400, codeCites, ...base } = spec;
+  const placements: Placement[] = [[field, code], ...also];
   check(base, async (ctx) => {
     const { attempt, state, after } = await arrange(ctx);
     const before = await state();
@@ -39,14 +41,14 @@ export function refusal(
     {
       ...base,
       id: `${base.id}-CODE`,
-      title: `${base.title}: ${status} with ${field} ${code}`,
+      title: `${base.title}: ${status} with ${placements.map(([f, c]) => `${f} ${c}`).join(' or ')}`,
       cites: codeCites ?? ERROR_BODY,
       level: 'informative',
     },
     async (ctx) => {
       const { attempt, state } = await arrange(ctx);
       const before = await state();
-      expectError(await attempt(), field, code, { status, alone: true });
+      expectErrorAt(await attempt(), placements, { status, alone: true });
       expect(await state(), 'a rejected request changes nothing').toEqual(before);
     },
   );

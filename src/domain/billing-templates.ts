@@ -1,9 +1,12 @@
 // The rules of the spec's BillingTemplate table, "Rules on the subscription fields" and Limits
 // that JSON Schema cannot state: required-when, read-only-when, the sandbox's brands.
-// Bounds, types and enums are checked before this by the operation's schema.
+// Bounds, types and enums are checked before this by the operation's schema. The rules run on the
+// spec's names: a request's platform names (`invoice_due`) are folded into them first
+// (billing-template-names.ts). The same rules check the template fields of POST /billing/.
 
 import { ErrorCollector, errors } from './errors.ts';
 import { mergeWritable, rejectChanges, rejectNulls, requireFields, SERVER_FIELDS, type WriteMode } from './fields.ts';
+import { withSpecNames } from './billing-template-names.ts';
 import { buildPurchaseDetails } from './purchase-details.ts';
 import type { Context } from './context.ts';
 import { unixSeconds } from './context.ts';
@@ -67,6 +70,24 @@ export function updateTemplate(
   return writeTemplate(mode, stored, input, scope, ctx);
 }
 
+/** What a one-time invoice takes from its template: the fields send_invoice copies to the Purchase. */
+export type InvoiceTerms = Pick<BillingTemplate, 'brand_id' | 'purchase' | 'issued' | 'due' | 'skip_capture' | 'send_receipt' | 'force_recurring'>;
+
+/**
+ * POST /billing/: the request's template fields, checked as the create of a one-time template checks
+ * them, and no template made. RV:billing_templates_one_time_invoices: "title and is_subscription are
+ * read-only for POST /billing/": `title` is taken and goes nowhere (no template keeps it), and
+ * `is_subscription` may only say what the request is, false.
+ */
+export function oneTimeInvoiceTerms(input: Input, scope: TemplateScope): InvoiceTerms {
+  const errs = new ErrorCollector();
+  rejectChanges(errs, input, { is_subscription: false }, ['is_subscription'], 'POST /billing/ sends one-time invoices');
+  errs.throwIfAny();
+  const fields: Input = { ...input, is_subscription: false };
+  delete fields.title;
+  return checkedFields('create', undefined, fields, scope);
+}
+
 function writeTemplate(
   mode: WriteMode,
   stored: BillingTemplate | undefined,
@@ -74,37 +95,7 @@ function writeTemplate(
   scope: TemplateScope,
   ctx: Context,
 ): BillingTemplate {
-  const errs = new ErrorCollector();
-  const isSubscription = stored ? stored.is_subscription : (input.is_subscription as boolean);
-  const launched = stored?.subscription_has_active_clients ?? false;
-  const current = stored ?? { ...DEFAULTS, is_subscription: isSubscription };
-
-  rejectChanges(errs, input, stored ?? {}, TEMPLATE_SERVER_FIELDS, 'set by the server');
-  rejectChanges(errs, input, current, ['is_subscription'], 'is_subscription cannot be changed when editing');
-  const groups = readOnlyGroups(isSubscription, launched);
-  for (const group of groups) rejectChanges(errs, input, current, group.fields, group.reason);
-  const readOnly = groups.flatMap((group) => group.fields);
-  const required = requiredFields(isSubscription, launched);
-  if (mode === 'patch') rejectNulls(errs, input, required);
-  else requireFields(errs, input, required);
-  if ('brand_id' in input && !scope.brandIds.includes(input.brand_id as string)) {
-    errs.add('brand_id', errors.doesNotExist('Brand', input.brand_id));
-  }
-
-  const writable = mergeWritable<Writable>(
-    mode,
-    DEFAULTS as Writable,
-    stored,
-    input,
-    WRITABLE.filter((field) => !readOnly.includes(field)),
-    readOnly as (keyof Writable & string)[],
-  );
-  const purchase =
-    'purchase' in input
-      ? buildPurchaseDetails(errs, 'purchase', input.purchase as Input, stored?.purchase.total)
-      : stored!.purchase;
-  errs.throwIfAny();
-
+  const fields = checkedFields(mode, stored, input, scope);
   const now = unixSeconds(ctx.clock.now());
   return {
     id: stored?.id ?? ctx.ids.uuid(),
@@ -113,11 +104,45 @@ function writeTemplate(
     updated_on: now,
     company_id: scope.companyId,
     is_test: true,
-    ...writable,
-    purchase,
-    is_subscription: isSubscription,
-    subscription_has_active_clients: launched,
+    ...fields,
   };
+}
+
+/** Every field of the new state but the four the server stamps on a record; throws when a rule refuses the input. */
+function checkedFields(mode: WriteMode, stored: BillingTemplate | undefined, input: Input, scope: TemplateScope) {
+  return withSpecNames(input, (input) => {
+    const errs = new ErrorCollector();
+    const isSubscription = stored ? stored.is_subscription : (input.is_subscription as boolean);
+    const launched = stored?.subscription_has_active_clients ?? false;
+    const current = stored ?? { ...DEFAULTS, is_subscription: isSubscription };
+
+    rejectChanges(errs, input, stored ?? {}, TEMPLATE_SERVER_FIELDS, 'set by the server');
+    rejectChanges(errs, input, current, ['is_subscription'], 'is_subscription cannot be changed when editing');
+    const groups = readOnlyGroups(isSubscription, launched);
+    for (const group of groups) rejectChanges(errs, input, current, group.fields, group.reason);
+    const readOnly = groups.flatMap((group) => group.fields);
+    const required = requiredFields(isSubscription, launched);
+    if (mode === 'patch') rejectNulls(errs, input, required);
+    else requireFields(errs, input, required);
+    if ('brand_id' in input && !scope.brandIds.includes(input.brand_id as string)) {
+      errs.add('brand_id', errors.doesNotExist('Brand', input.brand_id));
+    }
+
+    const writable = mergeWritable<Writable>(
+      mode,
+      DEFAULTS as Writable,
+      stored,
+      input,
+      WRITABLE.filter((field) => !readOnly.includes(field)),
+      readOnly as (keyof Writable & string)[],
+    );
+    const purchase =
+      'purchase' in input
+        ? buildPurchaseDetails(errs, 'purchase', input.purchase as Input, stored?.purchase.total)
+        : stored!.purchase;
+    errs.throwIfAny();
+    return { ...writable, purchase, is_subscription: isSubscription, subscription_has_active_clients: launched };
+  });
 }
 
 /**

@@ -1,9 +1,12 @@
-// Clients: the spec shows no fields of its own for them, so openapi.yaml decides (e-mail required,
-// contact details optional). Deleting one is refused while a subscriber refers to it.
+// Clients: the spec shows no fields of its own for them, so they are the platform's ClientDetails
+// (its SDK models and API reference): an e-mail, or a bank account with its bank code, as on the
+// platform ("Either an email or (bank_account and bank_code)"); every other detail optional, `cc`
+// and `bcc` sent as lists or null. Deleting one is refused while a subscriber refers to it.
 
+import type { Context } from './context.ts';
 import { ErrorCollector, errors } from './errors.ts';
-import { resourceWriter } from './fields.ts';
-import type { Client } from './types.ts';
+import { resourceWriter, type WriteMode } from './fields.ts';
+import type { Client, Input } from './types.ts';
 
 const WRITABLE = [
   'email',
@@ -14,16 +17,26 @@ const WRITABLE = [
   'zip_code',
   'state',
   'country',
+  'personal_code',
+  'shipping_street_address',
+  'shipping_city',
+  'shipping_zip_code',
+  'shipping_state',
+  'shipping_country',
   'legal_name',
+  'brand_name',
   'registration_number',
   'tax_number',
+  'bank_account',
+  'bank_code',
+  'description',
   'cc',
   'bcc',
 ] as const;
 
 type ClientDetails = Pick<Client, (typeof WRITABLE)[number]>;
 
-const DEFAULTS: ClientDetails = {
+export const CLIENT_DEFAULTS: ClientDetails = {
   email: '',
   full_name: '',
   phone: '',
@@ -32,15 +45,45 @@ const DEFAULTS: ClientDetails = {
   zip_code: '',
   state: '',
   country: '',
+  personal_code: '',
+  shipping_street_address: '',
+  shipping_city: '',
+  shipping_zip_code: '',
+  shipping_state: '',
+  shipping_country: '',
   legal_name: '',
+  brand_name: '',
   registration_number: '',
   tax_number: '',
+  bank_account: '',
+  bank_code: '',
+  description: '',
   cc: [],
   bcc: [],
 };
 
-/** Creates, replaces (PUT) or patches a client; `email` is required by the schema on create and PUT. */
-export const writeClient = resourceWriter<Client, (typeof WRITABLE)[number]>('client', WRITABLE, DEFAULTS);
+const writeFields = resourceWriter<Client, (typeof WRITABLE)[number]>('client', WRITABLE, CLIENT_DEFAULTS);
+
+/**
+ * Creates, replaces (PUT) or patches a client. `cc` and `bcc` sent as null (the platform's Go SDK
+ * sends every field of its struct) are kept as empty lists. The result needs an e-mail or both bank
+ * fields; `prefix` names the fields of a purchase's `client` object (`client.email`).
+ */
+export function writeClient(mode: WriteMode, stored: Client | undefined, input: Input, ctx: Context, prefix = ''): Client {
+  const client = writeFields(mode, stored, input, ctx);
+  if (client.cc === null) client.cc = [];
+  if (client.bcc === null) client.bcc = [];
+  assertReachable(client, prefix);
+  return client;
+}
+
+/** Platform, clients/create: "Either an email or (bank_account and bank_code)". */
+function assertReachable(client: Client, prefix: string): void {
+  if (client.email !== '' || (client.bank_account !== '' && client.bank_code !== '')) return;
+  const errs = new ErrorCollector();
+  errs.add(`${prefix}email`, errors.required('An e-mail, or a bank_account with its bank_code, is required.'));
+  errs.throwIfAny();
+}
 
 const snapshots = new WeakMap<Client, ClientDetails>();
 

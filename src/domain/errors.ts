@@ -85,7 +85,7 @@ function quoted(value: unknown): string {
 // The catalogue: every code the simulator uses, with the message a client sees. Messages follow
 // the wording of Django REST framework, which the spec's API family answers with.
 export const errors = {
-  required: (): ErrorDetail => ({ message: 'This field is required.', code: 'required' }),
+  required: (message = 'This field is required.'): ErrorDetail => ({ message, code: 'required' }),
   null: (): ErrorDetail => ({ message: 'This field may not be null.', code: 'null' }),
   invalid: (message = 'Enter a valid value.'): ErrorDetail => ({ message, code: 'invalid' }),
   minValue: (limit: number | string): ErrorDetail => ({
@@ -134,6 +134,15 @@ export const errors = {
   invalidState: (message: string): ErrorDetail => ({ message, code: 'invalid_state' }),
   /** The platform's code for a declined POST /purchases/{id}/charge/ (DESIGN.md §9). */
   chargeError: (message: string): ErrorDetail => ({ message, code: 'purchase_charge_error' }),
+  /**
+   * A token that can charge nothing (never saved, deleted, of another sandbox). The platform's code,
+   * under `__all__`, where its WooCommerce plugin looks for it to drop the stored card.
+   */
+  invalidRecurringToken: (message: string): ErrorDetail => ({ message, code: 'invalid_recurring_token' }),
+  /** The platform's codes of the refused purchase actions (CHIP's API reference), under `__all__`. */
+  captureError: (message: string): ErrorDetail => ({ message, code: 'purchase_capture_error' }),
+  releaseError: (message: string): ErrorDetail => ({ message, code: 'purchase_release_error' }),
+  refundError: (message: string): ErrorDetail => ({ message, code: 'purchase_refund_error' }),
   protected: (message: string): ErrorDetail => ({ message, code: 'protected' }),
   parseError: (message: string): ErrorDetail => ({ message: `JSON parse error: ${message}`, code: 'parse_error' }),
   unsupportedMediaType: (type: string): ErrorDetail => ({

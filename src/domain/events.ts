@@ -39,4 +39,12 @@ export const isDeliveredToWebhooks = (eventType: string): eventType is PlatformE
  * The simulator's own event names, recorded in /sim/v1/events and never delivered. With
  * PLATFORM_EVENTS, the names `GET /sim/v1/events?type=` accepts (openapi.yaml lists the same).
  */
-export const SIMULATOR_EVENTS = ['purchase.sent', 'purchase.viewed', 'purchase.overdue', 'purchase.expired', 'purchase.refunded', 'billing_template_client.activated'] as const;
+export const SIMULATOR_EVENTS = [
+  'purchase.sent',
+  'purchase.viewed',
+  'purchase.overdue',
+  'purchase.expired',
+  'purchase.refunded',
+  'purchase.charged_with_other_clients_token',
+  'billing_template_client.activated',
+] as const;

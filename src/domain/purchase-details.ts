@@ -13,7 +13,26 @@ export const QUANTITY_PLACES = 4;
 export const TAX_PERCENT_PLACES = 2;
 
 const PRODUCT_DEFAULTS = { quantity: 1, discount: 0, tax_percent: 0, category: '' };
-const DETAILS_DEFAULTS = { timezone: 'UTC', language: 'en', notes: '', due_strict: false, email_message: '' };
+/**
+ * What a request may omit. `currency` is the platform's: CHIP Collect's own minimal create example
+ * sends none and its brands bill in MYR. The overrides are the platform's PurchaseDetails fields.
+ */
+export const DEFAULT_CURRENCY = 'MYR';
+export const DETAILS_DEFAULTS: Omit<PurchaseDetails, 'products' | 'total'> = {
+  currency: DEFAULT_CURRENCY,
+  timezone: 'UTC',
+  language: 'en',
+  notes: '',
+  due_strict: false,
+  email_message: '',
+  debt: 0,
+  subtotal_override: null,
+  total_tax_override: null,
+  total_discount_override: null,
+  total_override: null,
+  request_client_details: [],
+  description: '',
+};
 
 /**
  * The largest amount in minor units (openapi.yaml `Money`): every price, discount and total. A
@@ -187,9 +206,10 @@ export function buildPurchaseDetails(
     errs.add(`${prefix}.timezone`, errors.invalid(`"${details.timezone}" is not a known IANA time zone.`));
   }
   // Without every quantity and tax there is no total to compute, and the request is refused anyway.
-  details.total = decimalsValid ? purchaseTotal(products) : 0;
+  // The platform's `total_override` is the amount to pay, whatever the products make.
+  details.total = details.total_override ?? (decimalsValid ? purchaseTotal(products) : 0);
   if (details.total > MAX_MONEY) errs.add(`${prefix}.total`, errors.maxValue(MAX_MONEY));
-  // A client may send back the total it read (stored) or the one its products make (computed).
+  // A client may send back the total it read (stored) or the one its products make (computed, or overridden).
   if (decimalsValid && 'total' in input && input.total !== details.total && input.total !== storedTotal) {
     errs.add(`${prefix}.total`, errors.readOnly('computed from the products'));
   }

@@ -5,7 +5,7 @@
 
 import { clientDetails } from './clients.ts';
 import { DAY_MS, dayOf } from './calendar.ts';
-import { ALL, ErrorCollector, errors, fieldError } from './errors.ts';
+import { ALL, ErrorCollector, errors, fieldError, type ErrorDetail } from './errors.ts';
 import { rejectChanges, SERVER_FIELDS } from './fields.ts';
 import { PAYMENT_METHODS } from './payment-methods.ts';
 import { buildPurchaseDetails } from './purchase-details.ts';
@@ -55,7 +55,28 @@ export interface NewPurchase {
   serviceType?: ServiceType | null;
   successRedirect?: string | null;
   failureRedirect?: string | null;
+  /** The platform's fields a merchant sends on POST /purchases/ (none for a generated purchase). */
+  merchant?: Partial<MerchantFields>;
 }
+
+/** Fields of a purchase that only its creator's request sets, each answered as sent. */
+export type MerchantFields = Pick<
+  Purchase,
+  'cancel_redirect' | 'success_callback' | 'reference' | 'creator_agent' | 'platform' | 'upsell_campaigns' | 'referral_campaign_id'
+>;
+
+const NO_CAMPAIGNS: string[] = [];
+
+/** A purchase made through the API unless the request says otherwise (the platform's Go SDK names web, api, ios, …). */
+export const MERCHANT_DEFAULTS: MerchantFields = {
+  cancel_redirect: null,
+  success_callback: null,
+  reference: '',
+  creator_agent: '',
+  platform: 'api',
+  upsell_campaigns: NO_CAMPAIGNS,
+  referral_campaign_id: null,
+};
 
 export function buildPurchase(fields: NewPurchase, ctx: Context): Purchase {
   const now = unixSeconds(ctx.clock.now());
@@ -79,6 +100,8 @@ export function buildPurchase(fields: NewPurchase, ctx: Context): Purchase {
     checkout_url: '',
     success_redirect: fields.successRedirect ?? null,
     failure_redirect: fields.failureRedirect ?? null,
+    ...MERCHANT_DEFAULTS,
+    ...fields.merchant,
     purchase: fields.details,
     status: 'created',
     status_history: historyWith(NO_HISTORY, 'created', now),
@@ -131,8 +154,9 @@ export function createPurchase(input: Input, scope: PurchaseScope, ctx: Context)
   const errs = new ErrorCollector();
   rejectChanges(errs, input, {}, PURCHASE_READ_ONLY, 'set by the server');
   if (!scope.brandIds.includes(input.brand_id as string)) errs.add('brand_id', errors.doesNotExist('Brand', input.brand_id));
-  if ('client_id' in input === 'client' in input) {
-    errs.add(ALL, errors.invalid('Send exactly one of client_id and client.'));
+  // The platform's Go SDK sends its whole client struct, empty, beside a client_id: client_id wins.
+  if (!('client_id' in input) && !('client' in input)) {
+    errs.add(ALL, errors.invalid('Send client_id or client.'));
   } else if ('client_id' in input && !scope.client) {
     errs.add('client_id', errors.doesNotExist('Client', input.client_id));
   }
@@ -160,21 +184,40 @@ export function createPurchase(input: Input, scope: PurchaseScope, ctx: Context)
       serviceType,
       successRedirect: input.success_redirect as string | null | undefined,
       failureRedirect: input.failure_redirect as string | null | undefined,
+      merchant: merchantFields(input),
     },
     ctx,
   );
 }
 
-export function assertPayable(purchase: Purchase): void {
+/** The merchant's fields of a create request; a `reference` sent as a number (WooCommerce's order id) is kept as its text. */
+function merchantFields(input: Input): Partial<MerchantFields> {
+  const fields: Partial<MerchantFields> = {};
+  for (const name of Object.keys(MERCHANT_DEFAULTS) as (keyof MerchantFields)[]) {
+    if (input[name] !== undefined && input[name] !== null) (fields as Record<string, unknown>)[name] = input[name];
+  }
+  if (typeof input.reference === 'number') fields.reference = String(input.reference);
+  if (Array.isArray(input.upsell_campaigns)) fields.upsell_campaigns = [...(input.upsell_campaigns as string[])];
+  return fields;
+}
+
+/**
+ * Refuses a purchase that cannot be paid: 400 under __all__, `invalid_state` unless `refused` gives
+ * the platform's code of the action (a charge: `purchase_charge_error`).
+ */
+export function assertPayable(purchase: Purchase, refused: (message: string) => ErrorDetail = errors.invalidState): void {
   if (!PAYABLE.has(purchase.status)) {
     const why = purchase.status === 'expired' ? ' (its due has passed and due_strict is true)' : '';
-    throw fieldError(ALL, errors.invalidState(`Purchase is ${purchase.status}${why}; only an unpaid purchase can be paid, charged or cancelled.`));
+    throw fieldError(ALL, refused(`Purchase is ${purchase.status}${why}; only an unpaid purchase can be paid, charged or cancelled.`));
   }
 }
 
-/** Refuses an action unless the purchase is in one of `allowed`: 400 invalid_state under __all__. */
-export function assertStatus(purchase: Purchase, allowed: readonly PurchaseStatus[], action: string): void {
+/**
+ * Refuses an action unless the purchase is in one of `allowed`: 400 under __all__, `invalid_state`
+ * unless `refused` gives the platform's code of the action (capture/: `purchase_capture_error`).
+ */
+export function assertStatus(purchase: Purchase, allowed: readonly PurchaseStatus[], action: string, refused: (message: string) => ErrorDetail = errors.invalidState): void {
   if (!allowed.includes(purchase.status)) {
-    throw fieldError(ALL, errors.invalidState(`Purchase is ${purchase.status}; ${action} needs a purchase that is ${allowed.join(' or ')}.`));
+    throw fieldError(ALL, refused(`Purchase is ${purchase.status}; ${action} needs a purchase that is ${allowed.join(' or ')}.`));
   }
 }

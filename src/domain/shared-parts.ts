@@ -30,11 +30,16 @@ export function historyWith(history: History, status: PurchaseStatus, timestamp:
 
 /** Successful attempts by type and method: they hold nothing else, so one of each serves all. */
 const successes = new Map<AttemptType, Map<string | null, Attempt>>();
-const NO_EXTRA = Object.freeze({}) as Record<string, never>;
+export const NO_EXTRA = Object.freeze({}) as Record<string, never>;
 
-/** An attempt to move money with `method`; `error` when it failed. */
-export function attempt(type: AttemptType, method: string | null, error: Attempt['error'] = null): Attempt {
-  if (error !== null) return { type, successful: false, payment_method: method, country: null, client_ip: null, processing_time: 0, extra: NO_EXTRA, error };
+/**
+ * An attempt to move money with `method`; `error` when it failed; `extra` the card of a card
+ * payment at checkout or of a declined token charge (domain/cards.ts), which makes it the
+ * purchase's own. A successful token charge shares the attempt of its method: its card is shown
+ * from its token, never stored with it.
+ */
+export function attempt(type: AttemptType, method: string | null, error: Attempt['error'] = null, extra: Attempt['extra'] = NO_EXTRA): Attempt {
+  if (error !== null || extra !== NO_EXTRA) return { type, successful: error === null, payment_method: method, country: null, client_ip: null, processing_time: 0, extra, error };
   let byMethod = successes.get(type);
   if (!byMethod) successes.set(type, (byMethod = new Map()));
   let made = byMethod.get(method);

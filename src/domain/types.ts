@@ -18,9 +18,20 @@ export interface Client extends Resource {
   zip_code: string;
   state: string;
   country: string;
+  personal_code: string;
+  shipping_street_address: string;
+  shipping_city: string;
+  shipping_zip_code: string;
+  shipping_state: string;
+  shipping_country: string;
   legal_name: string;
+  brand_name: string;
   registration_number: string;
   tax_number: string;
+  bank_account: string;
+  bank_code: string;
+  /** Sent by the platform's Go SDK with every client; kept and answered as sent. */
+  description: string;
   cc: string[];
   bcc: string[];
 }
@@ -45,6 +56,14 @@ export interface PurchaseDetails {
   notes: string;
   due_strict: boolean;
   email_message: string;
+  /** The platform's overrides: `total_override` sets `total`; the others are kept and answered. */
+  debt: number;
+  subtotal_override: number | null;
+  total_tax_override: number | null;
+  total_discount_override: number | null;
+  total_override: number | null;
+  request_client_details: string[];
+  description: string;
 }
 
 export type PeriodUnit = 'days' | 'weeks' | 'months';
@@ -157,14 +176,39 @@ export interface Attempt {
   country: string | null;
   client_ip: string | null;
   processing_time: number;
-  extra: Record<string, never>;
+  /**
+   * The card of a card payment (domain/cards.ts), `{}` for other methods and actions. Kept on the
+   * attempt of a checkout payment and of a declined token charge; a successful token charge keeps
+   * `{}` and is answered with its token's card (cards.ts withCardDetails), so that 1.2 million
+   * billed purchases do not each store a copy.
+   */
+  extra: CardDetails | NoExtra;
   error: { code: string; message: string; description: string } | null;
+}
+
+export type NoExtra = Record<string, never>;
+
+/** What the platform tells of the card that paid, in `extra` (the fields its WooCommerce plugin stores). */
+export interface CardDetails {
+  card_brand: string;
+  /** First six and last four digits: "444433******1111". */
+  masked_pan: string;
+  /** Two digits: "01" to "12". */
+  expiry_month: string;
+  /** Two digits: the plugin prepends "20". */
+  expiry_year: string;
+  cardholder_name: string;
+  /** ISO 3166-1 alpha-2. */
+  card_issuer_country: string;
+  card_type: 'credit' | 'debit';
 }
 
 export interface TransactionData {
   payment_method: string | null;
   country: string | null;
   attempts: Attempt[];
+  /** In answers only: the `extra` of the successful card attempt, `{}` without one (cards.ts withCardDetails). */
+  extra?: CardDetails | NoExtra;
 }
 
 export type ClientDetails = Omit<Client, keyof Resource>;
@@ -194,6 +238,15 @@ export interface Purchase extends Resource {
   checkout_url: '';
   success_redirect: string | null;
   failure_redirect: string | null;
+  cancel_redirect: string | null;
+  /** Receives the paid purchase by POST, signed with the sandbox key GET /public_key/ answers. */
+  success_callback: string | null;
+  /** The merchant's own reference (an order number), answered as a string. */
+  reference: string;
+  creator_agent: string;
+  platform: string;
+  upsell_campaigns: string[];
+  referral_campaign_id: string | null;
   purchase: PurchaseDetails;
   status: PurchaseStatus;
   status_history: { status: PurchaseStatus; timestamp: number }[];

@@ -11,7 +11,8 @@ import { EVENTS_SLACK_AFTER_TURN, MAX_EVENTS_PER_SANDBOX, trimLogs } from './lim
 import { nextDueAt } from './queue.ts';
 import { sandboxIds } from './sandboxes.ts';
 import { catchUp, type RunOptions } from './time.ts';
-import { post, recordAnswer, type Answer, type Attempt } from './webhooks.ts';
+import { post, type Answer } from './delivery-post.ts';
+import { recordAnswer, type Attempt } from './webhooks.ts';
 
 /** Runs the work of each sandbox in order, one piece at a time. */
 export class SandboxSerial {

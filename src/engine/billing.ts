@@ -1,12 +1,13 @@
 // The billing engine: adding subscribers (the spec's state table), running the jobs of the queue
-// (billings, first deductions, bank executions, overdue marking) and one-time send_invoice.
+// (billings, first deductions, bank executions, overdue marking), one-time send_invoice and POST /billing/.
 
 import { addPeriods, compareDates, dayOf, startOfDay } from '../domain/calendar.ts';
 import { unixSeconds, type Context } from '../domain/context.ts';
 import { ALL, ErrorCollector, errors, fieldError } from '../domain/errors.ts';
 import { buildPurchase, checkWhitelist, PAYABLE, withStatus } from '../domain/purchases.ts';
 import { newSubscriber } from '../domain/subscribers.ts';
-import type { BillingTemplate, BillingTemplateClient, Input, Purchase, PurchaseDetails } from '../domain/types.ts';
+import type { InvoiceTerms } from '../domain/billing-templates.ts';
+import type { BillingTemplate, BillingTemplateClient, Client, Input, Purchase, PurchaseDetails } from '../domain/types.ts';
 import type { Sandbox } from '../store/store.ts';
 import { billingDate, launch, scheduleNext } from './launch.ts';
 import { chargeAutomatically, execute, type Processed } from './payments.ts';
@@ -165,25 +166,50 @@ export function sendInvoice(sandbox: Sandbox, template: BillingTemplate, input: 
   if (template.is_subscription) {
     throw fieldError(ALL, errors.invalidState('send_invoice is for templates with is_subscription false; add subscribers instead.'));
   }
+  return sendInvoices(sandbox, template, template.id, [input], '', ctx)[0]!;
+}
+
+/**
+ * POST /billing/: one sent Purchase per client of `clients`, made from `terms` as send_invoice makes
+ * it from a one-time template; no template is stored, so the purchases have no billing_template_id.
+ */
+export function sendOneTimeInvoices(sandbox: Sandbox, terms: InvoiceTerms, clients: Input[], ctx: Context): Purchase[] {
+  return sendInvoices(sandbox, terms, null, clients, 'clients.', ctx);
+}
+
+/**
+ * Every client is checked before the first purchase is made, so a rejected request changes nothing.
+ * Each input is one BillingTemplateClient of the request; `at` is where the inputs are in its body
+ * (`clients.` makes an error's field `clients.1.client_id`; send_invoice's one input is the body itself).
+ */
+function sendInvoices(sandbox: Sandbox, terms: InvoiceTerms, billingTemplateId: string | null, inputs: Input[], at: string, ctx: Context): Purchase[] {
   const errs = new ErrorCollector();
-  const client = sandbox.clients.get(input.client_id as string);
-  if (!client) errs.add('client_id', errors.doesNotExist('Client', input.client_id));
-  checkWhitelist(errs, 'payment_method_whitelist', input.payment_method_whitelist);
+  const clients = inputs.map((input, index) => {
+    const prefix = at && `${at}${index}.`;
+    const client = sandbox.clients.get(input.client_id as string);
+    if (!client) errs.add(`${prefix}client_id`, errors.doesNotExist('Client', input.client_id));
+    checkWhitelist(errs, `${prefix}payment_method_whitelist`, input.payment_method_whitelist);
+    return client!;
+  });
   errs.throwIfAny();
+  return inputs.map((input, index) => issueInvoice(sandbox, terms, billingTemplateId, clients[index]!, input, ctx));
+}
+
+function issueInvoice(sandbox: Sandbox, terms: InvoiceTerms, billingTemplateId: string | null, client: Client, input: Input, ctx: Context): Purchase {
   const purchase = savePurchase(
     sandbox,
     buildPurchase(
       {
-        brandId: template.brand_id,
-        client: client!,
-        details: template.purchase,
-        billingTemplateId: template.id,
+        brandId: terms.brand_id,
+        client,
+        details: terms.purchase,
+        billingTemplateId,
         // Spec: issued "When omitted, generated from the current day in purchase.timezone."
-        issued: template.issued ?? dayOf(ctx.clock.now(), template.purchase.timezone),
-        due: template.due,
-        skipCapture: template.skip_capture,
-        sendReceipt: template.send_receipt,
-        forceRecurring: template.force_recurring,
+        issued: terms.issued ?? dayOf(ctx.clock.now(), terms.purchase.timezone),
+        due: terms.due,
+        skipCapture: terms.skip_capture,
+        sendReceipt: terms.send_receipt,
+        forceRecurring: terms.force_recurring,
         whitelist: (input.payment_method_whitelist as string[] | null | undefined) ?? null,
       },
       ctx,

@@ -1,9 +1,10 @@
-// The webhook delivery log (GET /sim/v1/webhook_deliveries): every delivery of the sandbox, pending
-// ones and done ones, in `sandbox.deliveries` in the order they were made. A done delivery stays
-// there, delivered or failed, until MAX_DELIVERIES_KEPT newer done ones push it out; pending ones are
-// work still to do and never go. (Resending is queueing: webhooks.ts.)
+// The delivery log (GET /sim/v1/webhook_deliveries): every delivery of the sandbox, to a webhook or
+// to a purchase's success_callback, pending ones and done ones, in `sandbox.deliveries` in the order
+// they were made. A done delivery stays there, delivered or failed, until MAX_DELIVERIES_KEPT newer
+// done ones push it out; pending ones are work still to do and never go. (Resending is queueing:
+// webhooks.ts.)
 
-import type { Delivery, DeliveryStatus, Sandbox } from '../store/store.ts';
+import type { Delivery, DeliveryKind, DeliveryStatus, Sandbox } from '../store/store.ts';
 import { MAX_DELIVERIES_KEPT } from './limits.ts';
 
 /** How many done deliveries a sandbox's map holds; counted once per map, then kept up to date. */
@@ -46,16 +47,18 @@ export function trimDeliveryLog(sandbox: Sandbox, max: number): void {
 
 export interface DeliveryFilters {
   status?: DeliveryStatus;
+  kind?: DeliveryKind;
   webhookId?: string;
   eventType?: string;
 }
 
 /** The test of a delivery against every filter given, for paginate; none when no filter is given. */
 export function deliveryMatches(filters: DeliveryFilters): ((delivery: Delivery) => boolean) | undefined {
-  const { status, webhookId, eventType } = filters;
-  if (status === undefined && webhookId === undefined && eventType === undefined) return undefined;
+  const { status, kind, webhookId, eventType } = filters;
+  if (status === undefined && kind === undefined && webhookId === undefined && eventType === undefined) return undefined;
   return (delivery) =>
     (status === undefined || delivery.status === status) &&
+    (kind === undefined || (delivery.kind ?? 'webhook') === kind) &&
     (webhookId === undefined || delivery.webhookId === webhookId) &&
     (eventType === undefined || delivery.eventType === eventType);
 }

@@ -4,16 +4,17 @@
 
 import { DAY_MS } from '../domain/calendar.ts';
 import { unixSeconds, type Context } from '../domain/context.ts';
+import { cardFor, type CardInput } from '../domain/cards.ts';
 import { ALL, errors, fieldError } from '../domain/errors.ts';
-import { PAYMENT_METHODS } from '../domain/payment-methods.ts';
+import { findMethod, methodsFor, offeredMethods } from '../domain/payment-methods.ts';
 import { assertPayable, DECLINED, EXECUTION_DAYS, serviceTypeFits, withAttempt, withStatus } from '../domain/purchases.ts';
-import { attempt, historyWith, paymentDetails, transactionWith } from '../domain/shared-parts.ts';
-import type { BillingTemplateClient, Input, Purchase, PurchaseStatus, RecurringToken, TransactionData } from '../domain/types.ts';
+import { attempt, historyWith, NO_EXTRA, paymentDetails, transactionWith } from '../domain/shared-parts.ts';
+import type { Attempt, BillingTemplateClient, Input, Purchase, PurchaseStatus, RecurringToken, TransactionData } from '../domain/types.ts';
 import type { Sandbox, TokenOutcome } from '../store/store.ts';
 import { launchOnFirstPayment } from './launch.ts';
 import { schedule } from './queue.ts';
 import { recordEvent, savePurchase, sendEmail } from './records.ts';
-import { nextTokenOutcome, saveToken } from './tokens.ts';
+import { nextTokenOutcome, savedCard, saveToken } from './tokens.ts';
 
 /** Counts of what an advance or a request processed, reported by POST /sim/v1/clock/advance. */
 export interface Processed {
@@ -81,8 +82,16 @@ export function markPaid(sandbox: Sandbox, purchase: Purchase, method: string | 
  * bank takes 1 or 2 days, so the purchase waits in `pending_execute` and an execution job makes it
  * `paid` when that time has passed. With skip_capture the money is only reserved: `hold`.
  */
-function collect(sandbox: Sandbox, purchase: Purchase, method: string, tokenId: string | null, type: 'execute' | 'recurring_execute', ctx: Context): Purchase {
-  const transactionData = transactionWith(purchase.transaction_data, attempt(purchase.skip_capture ? 'authorize' : type, method));
+function collect(
+  sandbox: Sandbox,
+  purchase: Purchase,
+  method: string,
+  tokenId: string | null,
+  type: 'execute' | 'recurring_execute',
+  ctx: Context,
+  card: Attempt['extra'] = NO_EXTRA,
+): Purchase {
+  const transactionData = transactionWith(purchase.transaction_data, attempt(purchase.skip_capture ? 'authorize' : type, method, null, card));
   // Most billings end here: paid at once, in one new version of the purchase.
   if (!purchase.skip_capture && !purchase.service_type) return markPaid(sandbox, purchase, method, ctx, { transactionData, recurringToken: tokenId });
   const changes = { recurring_token: tokenId, transaction_data: transactionData };
@@ -92,9 +101,9 @@ function collect(sandbox: Sandbox, purchase: Purchase, method: string, tokenId: 
   return savePurchase(sandbox, withStatus(purchase, 'pending_execute', ctx, changes), 'purchase.pending_execute', ctx);
 }
 
-/** A declined attempt of `type`, recorded on the purchase; `status` is where it leaves the purchase. */
-function declined(purchase: Purchase, type: 'execute' | 'recurring_execute', method: string, status: PurchaseStatus, ctx: Context): Purchase {
-  const changes = withAttempt(purchase, attempt(type, method, DECLINED));
+/** A declined attempt of `type` with `card`, recorded on the purchase; `status` is where it leaves the purchase. */
+function declined(purchase: Purchase, type: 'execute' | 'recurring_execute', method: string, status: PurchaseStatus, ctx: Context, card: Attempt['extra'] = NO_EXTRA): Purchase {
+  const changes = withAttempt(purchase, attempt(type, method, DECLINED, card));
   return status === purchase.status ? { ...purchase, ...changes, updated_on: unixSeconds(ctx.clock.now()) } : withStatus(purchase, status, ctx, changes);
 }
 
@@ -106,10 +115,21 @@ export function execute(sandbox: Sandbox, purchaseId: string, method: string, ct
   return true;
 }
 
+/**
+ * The method a checkout payment uses: one the checkout offers (the purchase's currency's methods
+ * that its whitelist allows), by default the whitelist's first of them (`["mastercard", "visa"]` →
+ * mastercard), else the currency's first (visa). A whitelist may name methods of other currencies
+ * only (`["fpx"]` on a EUR purchase): then nothing can pay it, and the answer says why.
+ */
 function resolveMethod(purchase: Purchase, requested: unknown): string {
-  const allowed = purchase.payment_method_whitelist ?? PAYMENT_METHODS.map((method) => method.name);
-  const method = (requested as string | undefined) ?? allowed[0]!;
-  if (!allowed.includes(method)) throw fieldError('method', errors.invalidChoice(method, allowed));
+  const { currency } = purchase.purchase;
+  const offered = offeredMethods(currency, purchase.payment_method_whitelist).map((method) => method.name);
+  if (offered.length === 0) {
+    const inCurrency = methodsFor(currency).map((method) => method.name);
+    throw fieldError('method', errors.invalid(`No method of payment_method_whitelist is offered in ${currency} (${inCurrency.join(', ')}).`));
+  }
+  const method = (requested as string | undefined) ?? (purchase.payment_method_whitelist ?? offered).find((name) => offered.includes(name))!;
+  if (!offered.includes(method)) throw fieldError('method', errors.invalidChoice(method, offered));
   return method;
 }
 
@@ -126,37 +146,54 @@ export function payAtCheckout(sandbox: Sandbox, purchase: Purchase, input: Input
   const outcomes = tokenOutcomes(input);
   assertPayable(purchase);
   const method = resolveMethod(purchase, input.method);
-  const recurring = PAYMENT_METHODS.find((m) => m.name === method)?.recurring ?? false;
+  const recurring = findMethod(method)?.recurring ?? false;
   if (input.save_token === true && !recurring) {
     throw fieldError('save_token', errors.invalid(`${method} cannot save a recurring token.`));
   }
+  // The card paying (null for another method), kept on this payment's attempt.
+  const card = cardFor(method, input.card as CardInput | undefined, purchase, ctx.clock.now());
   if (input.outcome === 'failure') {
-    return savePurchase(sandbox, declined(purchase, 'execute', method, 'error', ctx), 'purchase.payment_failure', ctx);
+    return savePurchase(sandbox, declined(purchase, 'execute', method, 'error', ctx, card ?? NO_EXTRA), 'purchase.payment_failure', ctx);
   }
   // force_recurring saves the credentials "when the payment method supports it, without giving the customer a choice".
   let payable = purchase;
   if (recurring && (input.save_token === true || purchase.force_recurring)) {
-    saveToken(sandbox, purchase, method, outcomes, ctx);
+    saveToken(sandbox, purchase, method, outcomes, ctx, card);
     payable = { ...purchase, is_recurring_token: true };
   }
-  return collect(sandbox, payable, method, null, 'execute', ctx);
+  return collect(sandbox, payable, method, null, 'execute', ctx, card ?? NO_EXTRA);
 }
 
-/** The checks of POST /purchases/{id}/charge/: the token must exist, be the client's, and fit the purchase. */
+/**
+ * The checks of POST /purchases/{id}/charge/, answered under `__all__` where the platform's
+ * WooCommerce plugin reads them. A token that can charge nothing (never saved, deleted, another
+ * sandbox's: the same to the caller) → `invalid_recurring_token`, on which the plugin drops its
+ * stored card. A live token that does not fit this purchase (spec: "A recurring token can only
+ * charge a Purchase of the same service type"; due too soon for its execution time) →
+ * `purchase_charge_error`: the card stays good for the purchases it fits. A token of another
+ * client of the sandbox may charge (platform: "it's not recommended to do this"); chargeWithToken
+ * records it.
+ */
 export function usableToken(sandbox: Sandbox, purchase: Purchase, tokenId: string, nowMs: number): RecurringToken {
   const token = sandbox.tokens.get(tokenId);
-  if (!token || token.client_id !== purchase.client_id) {
-    throw fieldError('recurring_token', errors.doesNotExist('Recurring token of this purchase\'s client', tokenId));
+  if (!token) {
+    throw fieldError(ALL, errors.invalidRecurringToken(`Recurring token ${tokenId} does not exist or was deleted: it cannot charge.`));
   }
   if (token.service_type !== purchase.service_type) {
-    // Spec: "A recurring token can only charge a Purchase of the same service type. A ONEDAY Purchase needs a ONEDAY token."
-    throw fieldError('recurring_token', errors.invalid(`The token's service type is ${token.service_type ?? 'none'}, the purchase's ${purchase.service_type ?? 'none'}.`));
+    throw fieldError(ALL, errors.chargeError(`The token's service type is ${token.service_type ?? 'none'}, the purchase's ${purchase.service_type ?? 'none'}: a recurring token can only charge a purchase of the same service type.`));
   }
   if (!serviceTypeFits(token.service_type, purchase.due, nowMs)) {
-    throw fieldError('recurring_token', errors.invalid(`A ${token.service_type} token needs ${EXECUTION_DAYS[token.service_type!]} day(s) before the purchase is due.`));
+    throw fieldError(ALL, errors.chargeError(`A ${token.service_type} token needs ${EXECUTION_DAYS[token.service_type!]} day(s) before the purchase is due.`));
   }
   return token;
 }
+
+/**
+ * A simulator-only event (never delivered) on a purchase charged with a token of another client:
+ * allowed, as on the platform, and shown to QA in /sim/v1/events because the platform warns
+ * against it. Its payload is the purchase after the charge, paid or declined.
+ */
+export const OTHER_CLIENTS_TOKEN = 'purchase.charged_with_other_clients_token';
 
 /**
  * POST /purchases/{id}/charge/. DESIGN.md §9: a declined charge is recorded (an attempt in
@@ -165,13 +202,17 @@ export function usableToken(sandbox: Sandbox, purchase: Purchase, tokenId: strin
  * before the answer, so the attempt is kept though the request is refused.
  */
 export function chargeWithToken(sandbox: Sandbox, purchase: Purchase, tokenId: string, ctx: Context): Purchase {
-  assertPayable(purchase);
+  assertPayable(purchase, errors.chargeError);
   const token = usableToken(sandbox, purchase, tokenId, ctx.clock.now());
+  const otherClients = token.client_id !== purchase.client_id;
   if (nextTokenOutcome(sandbox, token.id) === 'failure') {
-    savePurchase(sandbox, declined(purchase, 'recurring_execute', token.payment_method, purchase.status, ctx), 'purchase.payment_failure', ctx);
+    const failed = savePurchase(sandbox, declined(purchase, 'recurring_execute', token.payment_method, purchase.status, ctx, savedCard(sandbox, token.id)), 'purchase.payment_failure', ctx);
+    if (otherClients) recordEvent(sandbox, OTHER_CLIENTS_TOKEN, failed, ctx);
     throw fieldError(ALL, errors.chargeError(`The charge was declined: ${DECLINED.message} See transaction_data.attempts of the purchase.`));
   }
-  return collect(sandbox, purchase, token.payment_method, token.id, 'recurring_execute', ctx);
+  const charged = collect(sandbox, purchase, token.payment_method, token.id, 'recurring_execute', ctx);
+  if (otherClients) recordEvent(sandbox, OTHER_CLIENTS_TOKEN, charged, ctx);
+  return charged;
 }
 
 /**
@@ -194,7 +235,7 @@ export function chargeAutomatically(
   }
   processed.charges += 1;
   if (nextTokenOutcome(sandbox, token.id) === 'failure') {
-    const failed = savePurchase(sandbox, declined(purchase, 'recurring_execute', token.payment_method, 'sent', ctx), 'purchase.subscription_charge_failure', ctx);
+    const failed = savePurchase(sandbox, declined(purchase, 'recurring_execute', token.payment_method, 'sent', ctx, savedCard(sandbox, token.id)), 'purchase.subscription_charge_failure', ctx);
     if (subscriber.send_invoice_on_charge_failure) sendEmail(sandbox, 'invoice', failed, ctx);
     return failed;
   }

@@ -2,10 +2,13 @@
 // skip_capture payment reserved, refund a paid purchase in full or in part, mark a purchase paid
 // outside the gateway, and e-mail its invoice again. Each records an attempt where money moves and
 // the platform's events; the simulator-only events (purchase.refunded, purchase.sent) go to
-// /sim/v1/events and never to webhooks.
+// /sim/v1/events and never to webhooks. A refused capture, release or refund is answered as the
+// platform answers it, under `__all__` with the action's code (`purchase_capture_error`,
+// `purchase_release_error`, `purchase_refund_error`), where the platform's WooCommerce plugin reads
+// it; only an `amount` the schema refuses (not an integer, below 1) is named on the field.
 
 import { unixSeconds, type Context } from '../domain/context.ts';
-import { ALL, errors, fieldError } from '../domain/errors.ts';
+import { ALL, errors, fieldError, type ErrorDetail } from '../domain/errors.ts';
 import { assertStatus, PAYABLE, withAttempt, withStatus } from '../domain/purchases.ts';
 import { attempt, paymentDetails } from '../domain/shared-parts.ts';
 import type { Input, Payment, Purchase, PurchaseStatus } from '../domain/types.ts';
@@ -13,17 +16,20 @@ import type { Sandbox } from '../store/store.ts';
 import { markPaid } from './payments.ts';
 import { recordEvent, savePurchase, sendEmail } from './records.ts';
 
-/** An amount of an action's body: at most `limit` (the schema has already asked for at least 1). */
-function amountUpTo(input: Input, limit: number): number {
+/**
+ * An amount of an action's body: at most `limit` (the schema has already asked for at least 1), else
+ * refused with the action's code. `what` names the limit: "the total", "what is left to refund".
+ */
+function amountUpTo(input: Input, limit: number, what: string, refused: (message: string) => ErrorDetail): number {
   const amount = (input.amount as number | undefined) ?? limit;
-  if (amount > limit) throw fieldError('amount', errors.maxValue(limit));
+  if (amount > limit) throw fieldError(ALL, refused(`The amount ${amount} is more than ${what} (${limit}).`));
   return amount;
 }
 
 /** POST /purchases/{id}/capture/ {amount?}: takes the reserved money, all of it or less. */
 export function capture(sandbox: Sandbox, purchase: Purchase, input: Input, ctx: Context): Purchase {
-  assertStatus(purchase, ['hold'], 'capture');
-  const amount = amountUpTo(input, purchase.purchase.total);
+  assertStatus(purchase, ['hold'], 'capture', errors.captureError);
+  const amount = amountUpTo(input, purchase.purchase.total, 'the total', errors.captureError);
   const method = purchase.transaction_data.payment_method;
   const captured = { ...purchase, ...withAttempt(purchase, attempt('capture', method)) };
   // The platform: purchase.captured "will deliver an updated Purchase with status = paid", and
@@ -33,7 +39,7 @@ export function capture(sandbox: Sandbox, purchase: Purchase, input: Input, ctx:
 
 /** POST /purchases/{id}/release/: gives the reserved money back; nothing is paid. */
 export function release(sandbox: Sandbox, purchase: Purchase, ctx: Context): Purchase {
-  assertStatus(purchase, ['hold'], 'release');
+  assertStatus(purchase, ['hold'], 'release', errors.releaseError);
   const changes = withAttempt(purchase, attempt('release', purchase.transaction_data.payment_method));
   return savePurchase(sandbox, withStatus(purchase, 'released', ctx, changes), 'purchase.released', ctx);
 }
@@ -44,12 +50,12 @@ export function release(sandbox: Sandbox, purchase: Purchase, ctx: Context): Pur
  * lowered, and can be refunded again up to what is left.
  */
 export function refund(sandbox: Sandbox, purchase: Purchase, input: Input, ctx: Context): Payment {
-  assertStatus(purchase, ['paid'], 'refund');
+  assertStatus(purchase, ['paid'], 'refund', errors.refundError);
   if (purchase.marked_as_paid) {
-    throw fieldError(ALL, errors.invalidState('The purchase was marked as paid: no payment went through the gateway, so there is nothing to refund.'));
+    throw fieldError(ALL, errors.refundError('The purchase was marked as paid: no payment went through the gateway, so there is nothing to refund.'));
   }
-  if (purchase.refundable_amount < 1) throw fieldError(ALL, errors.invalidState('Nothing is left to refund on this purchase.'));
-  const amount = amountUpTo(input, purchase.refundable_amount);
+  if (purchase.refundable_amount < 1) throw fieldError(ALL, errors.refundError('Nothing is left to refund on this purchase.'));
+  const amount = amountUpTo(input, purchase.refundable_amount, 'what is left to refund', errors.refundError);
   const method = purchase.transaction_data.payment_method;
   const tried = attempt('refund', method);
   const left = purchase.refundable_amount - amount;

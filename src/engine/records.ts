@@ -6,6 +6,7 @@ import { emailSubject, type EmailKind } from '../domain/emails.ts';
 import type { Purchase, Resource, SimEvent } from '../domain/types.ts';
 import type { Sandbox } from '../store/store.ts';
 import { schedule } from './queue.ts';
+import { CALLBACK_EVENT, queueSuccessCallback } from './success-callbacks.ts';
 import { enqueueDeliveries } from './webhooks.ts';
 
 export function recordEvent(sandbox: Sandbox, eventType: string, object: Resource, ctx: Context): void {
@@ -22,6 +23,7 @@ export function recordEvent(sandbox: Sandbox, eventType: string, object: Resourc
   if (object.type === 'billing_template_client') Object.freeze(object);
   sandbox.events.push(event);
   if (sandbox.webhooks.size > 0) enqueueDeliveries(sandbox, event, ctx);
+  if (eventType === CALLBACK_EVENT) queueSuccessCallback(sandbox, event, ctx);
 }
 
 /** Stores the purchase and records `eventType` for it. */
@@ -31,7 +33,9 @@ export function savePurchase(sandbox: Sandbox, purchase: Purchase, eventType: st
   return purchase;
 }
 
+/** "E-mails" the purchase to its client; a client known only by its bank account has no address and gets none. */
 export function sendEmail(sandbox: Sandbox, kind: EmailKind, purchase: Purchase, ctx: Context): void {
+  if (purchase.client.email === '') return;
   const template = purchase.billing_template_id === null ? undefined : sandbox.templates.get(purchase.billing_template_id);
   sandbox.outbox.push({
     id: ctx.ids.uuid(),

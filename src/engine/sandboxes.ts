@@ -5,6 +5,7 @@
 // requests give the same ids on every run, and in every sandbox of that seed on one server.
 
 import type { Clock, Ids } from '../domain/context.ts';
+import { paidCard, withCardDetails } from '../domain/cards.ts';
 import type { Purchase, PurchaseView } from '../domain/types.ts';
 import { seedFixtures } from '../../fixtures/seed.ts';
 import { clockAt, sandboxClock, sandboxNow } from './clock.ts';
@@ -70,10 +71,15 @@ export function sandboxIds(sandbox: Sandbox, server: Ids): Ids {
   return { uuid: () => seededUuid(sandbox.origin.seed, sandbox.idsDrawn++) };
 }
 
-/** What a checkout path depends on: the sandbox's id, and whether its ids are its own (seeded). */
+/**
+ * What a checkout path depends on: the sandbox's id, and whether its ids are its own (seeded). With
+ * its purchases, an answer also shows the card of each token charge (withCheckoutUrl); a snapshot,
+ * which keeps records as stored, has none.
+ */
 export interface CheckoutScope {
   id: string;
   origin: Pick<SandboxOrigin, 'ownIds'>;
+  purchases?: ReadonlyMap<string, Purchase>;
 }
 
 /**
@@ -89,9 +95,16 @@ export function checkoutPath(sandbox: CheckoutScope, purchaseId: string): string
 /**
  * The purchase as the API answers it: its checkout_url, which the record keeps empty, is its
  * checkout path on `origin` (the origin the client called; for webhook bodies and snapshots, the
- * sandbox's last one). The key exists in the record, so the copy overwrites it in place.
+ * sandbox's last one). The key exists in the record, so the copy overwrites it in place. Given the
+ * sandbox's purchases, its card details too (domain/cards.ts withCardDetails): a token charge shows
+ * the card of the purchase that saved the token.
  */
-export const withCheckoutUrl = (purchase: Purchase, sandbox: CheckoutScope, origin: string): PurchaseView => ({
-  ...purchase,
-  checkout_url: origin + checkoutPath(sandbox, purchase.id),
-});
+export function withCheckoutUrl(purchase: Purchase, sandbox: CheckoutScope, origin: string): PurchaseView {
+  const view: PurchaseView = { ...purchase, checkout_url: origin + checkoutPath(sandbox, purchase.id) };
+  const { purchases } = sandbox;
+  if (!purchases) return view;
+  return withCardDetails(view, (tokenId) => {
+    const saving = purchases.get(tokenId);
+    return saving && paidCard(saving.transaction_data);
+  });
+}

@@ -1,10 +1,11 @@
 // Recurring tokens, with an index by client so that a billing finds the client's newest usable
 // token without scanning every token of the sandbox. All token changes go through here.
 
+import { cardDescription, paidCard } from '../domain/cards.ts';
 import { unixSeconds, type Context } from '../domain/context.ts';
 import { withAttempt } from '../domain/purchases.ts';
 import { attempt } from '../domain/shared-parts.ts';
-import type { Purchase, RecurringToken, ServiceType } from '../domain/types.ts';
+import type { CardDetails, Purchase, RecurringToken, ServiceType } from '../domain/types.ts';
 import type { Sandbox, TokenOutcome } from '../store/store.ts';
 import { recordEvent } from './records.ts';
 
@@ -25,10 +26,14 @@ function index(sandbox: Sandbox): Map<string, RecurringToken[]> {
   return found;
 }
 
-const MASKS: Record<string, string> = { visa: '•••• 4242', mastercard: '•••• 4444', maestro: '•••• 0005', direct_debit: 'DE89 •••• 3000' };
+/** The description of a token of a method that is not a card: its masked account. A card's is its masked number. */
+const MASKS: Record<string, string> = { eft: 'Acc •••• 6789' };
 
-/** The token a successful payment saves: its id is the purchase's (DESIGN.md §3), its service type the purchase's. */
-export function saveToken(sandbox: Sandbox, purchase: Purchase, method: string, outcomes: TokenOutcome[], ctx: Context): RecurringToken {
+/**
+ * The token a successful payment saves: its id is the purchase's (DESIGN.md §3), its service type
+ * the purchase's, its description the masked `card` ("•••• 1111") when a card paid.
+ */
+export function saveToken(sandbox: Sandbox, purchase: Purchase, method: string, outcomes: TokenOutcome[], ctx: Context, card: CardDetails | null = null): RecurringToken {
   const now = unixSeconds(ctx.clock.now());
   const token: RecurringToken = {
     id: purchase.id,
@@ -37,7 +42,7 @@ export function saveToken(sandbox: Sandbox, purchase: Purchase, method: string, 
     updated_on: now,
     client_id: purchase.client_id,
     payment_method: method,
-    description: MASKS[method] ?? '••••',
+    description: card ? cardDescription(card) : (MASKS[method] ?? '••••'),
     service_type: purchase.service_type,
   };
   // The index first: built lazily from `sandbox.tokens`, it must not see the new token twice.
@@ -46,6 +51,16 @@ export function saveToken(sandbox: Sandbox, purchase: Purchase, method: string, 
   sandbox.tokens.set(token.id, token);
   if (!acceptsAll(outcomes)) sandbox.tokenOutcomes.set(token.id, outcomes);
   return token;
+}
+
+/**
+ * The card a token charges: the one that paid the purchase that saved it (whose id is the token's),
+ * known after the token is deleted too. Undefined for a token of another method, or one saved
+ * before card details were recorded.
+ */
+export function savedCard(sandbox: Sandbox, tokenId: string): CardDetails | undefined {
+  const saving = sandbox.purchases.get(tokenId);
+  return saving && paidCard(saving.transaction_data);
 }
 
 /** ["success"]: every charge accepted, what a token without an entry in `tokenOutcomes` does. */

@@ -4,7 +4,10 @@
 // A webhook registered by an earlier version, which made no key per webhook, is signed with the
 // sandbox's key, the one its receiver fetched from GET /public_key/. Deliveries of one object go one
 // at a time, in order; a failed one is retried with backoff on the sandbox clock, and the object's
-// later events wait behind it. Attempts are jobs of the sandbox's queue, so they start in time order
+// later events wait behind it. A purchase's success_callback (success-callbacks.ts) is a delivery
+// too, with the same attempts, retries and log, but signed with the sandbox's key and queued behind
+// nothing: a webhook receiver that fails must not hold the merchant's confirmation of payment.
+// Attempts are jobs of the sandbox's queue, so they start in time order
 // with the rest; the POST itself goes out after the sandbox's turn (engine/background.ts), so a
 // receiver that never answers holds no request and no advance. An attempt therefore schedules its
 // retry when it starts, as if it will fail, and logs itself with no answer yet; the answer (status
@@ -12,7 +15,7 @@
 // job then finds nothing to do. A crash while a POST is out loses nothing but that answer. A done
 // delivery stays, delivered or failed, in the sandbox's delivery log (delivery-log.ts).
 
-import { generateKeyPair, sign, type RSAKeyPairOptions } from 'node:crypto';
+import { generateKeyPair, generateKeyPairSync, sign, type RSAKeyPairOptions } from 'node:crypto';
 import { promisify } from 'node:util';
 import { unixSeconds, type Context } from '../domain/context.ts';
 import { ALL, errors, fieldError, notFound } from '../domain/errors.ts';
@@ -21,25 +24,19 @@ import type { Purchase, SimEvent } from '../domain/types.ts';
 import { subscribes } from '../domain/webhooks.ts';
 import type { Delivery, DeliveryTry, Sandbox, SigningKey } from '../store/store.ts';
 import { markDone } from './delivery-log.ts';
+import { ATTEMPT_TIMEOUT_MS, type Answer, type Outgoing } from './delivery-post.ts';
 import { schedule } from './queue.ts';
 import { withCheckoutUrl } from './sandboxes.ts';
 
 /** Waits after the 1st, 2nd, … failed attempt; the last attempt has ATTEMPT_TIMEOUT_MS to answer. */
 export const RETRY_BACKOFF_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 6 * 3_600_000, 24 * 3_600_000];
-/** How long a receiver has to answer an attempt, in wall time for the POST and in sandbox time for the last one. */
-export const ATTEMPT_TIMEOUT_MS = 5_000;
-/** How much of a receiver's answer is read: only its status matters, and an endless body must not fill memory. */
-export const MAX_ANSWER_BYTES = 64 * 1024;
 
 /** One POST to make, outside the sandbox's turn. */
-export interface Attempt {
+export interface Attempt extends Outgoing {
   sandboxId: string;
   deliveryId: string;
   /** Its place in the delivery's `tries`, where its answer is logged. */
   index: number;
-  url: string;
-  body: string;
-  signature: string;
 }
 
 const RSA_KEY: RSAKeyPairOptions<'pem', 'pem'> = {
@@ -61,6 +58,17 @@ export async function sandboxKey(sandbox: Sandbox): Promise<SigningKey> {
 }
 
 /**
+ * The sandbox's key where no await is possible: a success_callback's attempt starts within a turn.
+ * POST /purchases/ makes the key when a purchase names a success_callback, so this makes one (and
+ * holds the event loop for it) only for a purchase that came without: from a snapshot or data file
+ * of a sandbox that never had a key.
+ */
+export function sandboxKeyNow(sandbox: Sandbox): SigningKey {
+  sandbox.signingKey ??= generateKeyPairSync('rsa', RSA_KEY);
+  return sandbox.signingKey;
+}
+
+/**
  * The key that signs a webhook's deliveries: its own, or for a webhook of an earlier version, which
  * has none, the sandbox's, whose public half it shows. A snapshot or data file where neither exists
  * is refused before it is loaded (store/snapshot-checks.ts).
@@ -71,8 +79,8 @@ export function webhookKey(sandbox: Sandbox, webhookId: string): SigningKey {
 
 export const signature = (body: string, key: SigningKey): string => sign('sha256', Buffer.from(body), key.privateKey).toString('base64');
 
-/** The body a webhook receives: the object as the API returns it (absolute checkout_url), plus event_type. */
-function deliveryBody(sandbox: Sandbox, event: SimEvent): string {
+/** The body a webhook or success_callback receives: the object as the API returns it (absolute checkout_url), plus event_type. */
+export function deliveryBody(sandbox: Sandbox, event: SimEvent): string {
   const object = event.payload.type === 'purchase' ? withCheckoutUrl(event.payload as Purchase, sandbox, sandbox.publicOrigin) : event.payload;
   return JSON.stringify({ ...object, event_type: event.event_type });
 }
@@ -86,17 +94,21 @@ export function enqueueDeliveries(sandbox: Sandbox, event: SimEvent, ctx: Contex
   }
 }
 
+/** A success_callback's delivery rather than a webhook's. */
+export const isCallback = (delivery: Pick<Delivery, 'kind'>): boolean => delivery.kind === 'success_callback';
+
 /**
  * Adds a delivery behind the object's earlier ones (an object's events arrive in order) and returns
- * it. Only the object's oldest delivery is scheduled; the next one is when it is done.
+ * it. Only the object's oldest delivery is scheduled; the next one is when it is done. A
+ * success_callback waits behind nothing (a purchase is paid once; a resend is asked for now).
  */
-export function queueDelivery(sandbox: Sandbox, fields: Pick<Delivery, 'webhookId' | 'objectId' | 'body' | 'eventId' | 'eventType' | 'url'>, ctx: Context): Delivery {
+export function queueDelivery(sandbox: Sandbox, fields: Pick<Delivery, 'kind' | 'webhookId' | 'objectId' | 'body' | 'eventId' | 'eventType' | 'url'>, ctx: Context): Delivery {
   const now = ctx.clock.now();
-  const waiting = sandbox.deliveryQueues.get(fields.objectId) ?? [];
+  const waiting = isCallback(fields) ? [] : (sandbox.deliveryQueues.get(fields.objectId) ?? []);
   const first = waiting.length === 0;
   const delivery: Delivery = { id: ctx.ids.uuid(), ...fields, attempts: 0, status: 'pending', tries: [], nextAttemptAt: first ? now : null, createdOn: unixSeconds(now) };
   sandbox.deliveries.set(delivery.id, delivery);
-  sandbox.deliveryQueues.set(fields.objectId, [...waiting, delivery.id]);
+  if (!isCallback(fields)) sandbox.deliveryQueues.set(fields.objectId, [...waiting, delivery.id]);
   if (first) schedule(sandbox, { at: now, kind: 'webhook', id: delivery.id });
   return delivery;
 }
@@ -104,12 +116,17 @@ export function queueDelivery(sandbox: Sandbox, fields: Pick<Delivery, 'webhookI
 /**
  * POST /sim/v1/webhook_deliveries/{id}/resend: a new delivery of the same signed body to the same
  * webhook (at its callback of now), queued now behind the object's pending deliveries, if any, so
- * the object's order holds. A webhook deleted since cannot receive it: 400.
+ * the object's order holds. A webhook deleted since cannot receive it: 400. A success_callback goes
+ * again to the URL it went to, at once.
  */
 export function resendDelivery(sandbox: Sandbox, id: string, ctx: Context): Delivery {
   const original = sandbox.deliveries.get(id);
   if (!original) throw notFound();
-  const webhook = sandbox.webhooks.get(original.webhookId);
+  if (isCallback(original)) {
+    const { kind, objectId, body, eventId, eventType, url } = original;
+    return queueDelivery(sandbox, { kind, webhookId: null, objectId, body, eventId, eventType, url }, ctx);
+  }
+  const webhook = original.webhookId === null ? undefined : sandbox.webhooks.get(original.webhookId);
   if (!webhook) throw fieldError(ALL, errors.invalidState(`Its webhook ${original.webhookId} has been deleted; there is nowhere to send it.`));
   const { webhookId, objectId, body, eventId, eventType } = original;
   return queueDelivery(sandbox, { webhookId, objectId, body, eventId, eventType, url: webhook.callback }, ctx);
@@ -118,6 +135,7 @@ export function resendDelivery(sandbox: Sandbox, id: string, ctx: Context): Deli
 /** The delivery is done (acknowledged or given up): it stays in the log, and the object's next one goes now. */
 function finish(sandbox: Sandbox, delivery: Delivery, status: 'delivered' | 'failed', ctx: Context): void {
   markDone(sandbox, { ...delivery, status, nextAttemptAt: null });
+  if (isCallback(delivery)) return;
   const waiting = (sandbox.deliveryQueues.get(delivery.objectId) ?? []).filter((id) => id !== delivery.id);
   if (waiting.length === 0) sandbox.deliveryQueues.delete(delivery.objectId);
   else {
@@ -131,6 +149,13 @@ function finish(sandbox: Sandbox, delivery: Delivery, status: 'delivered' | 'fai
 /** Attempts a delivery makes in all: the first and one per wait of RETRY_BACKOFF_MS. */
 export const MAX_ATTEMPTS = RETRY_BACKOFF_MS.length + 1;
 
+/** Where a delivery goes now and the key that signs it; undefined when its webhook is gone. */
+function target(sandbox: Sandbox, delivery: Delivery): { url: string; key: SigningKey } | undefined {
+  if (isCallback(delivery)) return { url: delivery.url, key: sandboxKeyNow(sandbox) };
+  const webhook = delivery.webhookId === null ? undefined : sandbox.webhooks.get(delivery.webhookId);
+  return webhook && { url: webhook.callback, key: webhookKey(sandbox, webhook.id) };
+}
+
 /**
  * Starts an attempt of a queued delivery: counts and logs it, schedules the next try (or, after the
  * last, giving up), and returns the POST to make. Undefined when there is nothing to send: the
@@ -139,8 +164,8 @@ export const MAX_ATTEMPTS = RETRY_BACKOFF_MS.length + 1;
 export function startAttempt(sandbox: Sandbox, deliveryId: string, ctx: Context): Attempt | undefined {
   const delivery = sandbox.deliveries.get(deliveryId);
   if (delivery?.status !== 'pending') return undefined;
-  const webhook = sandbox.webhooks.get(delivery.webhookId);
-  if (!webhook || delivery.attempts >= MAX_ATTEMPTS) {
+  const to = delivery.attempts < MAX_ATTEMPTS ? target(sandbox, delivery) : undefined;
+  if (!to) {
     // Gone, or the last attempt went unanswered: the object's next delivery may go.
     finish(sandbox, delivery, 'failed', ctx);
     return undefined;
@@ -153,7 +178,7 @@ export function startAttempt(sandbox: Sandbox, deliveryId: string, ctx: Context)
   sandbox.deliveries.set(deliveryId, {
     ...delivery,
     attempts,
-    url: webhook.callback,
+    url: to.url,
     tries: [...delivery.tries, tried],
     nextAttemptAt: attempts < MAX_ATTEMPTS ? now + wait : null,
   });
@@ -161,17 +186,10 @@ export function startAttempt(sandbox: Sandbox, deliveryId: string, ctx: Context)
     sandboxId: sandbox.id,
     deliveryId,
     index: delivery.tries.length,
-    url: webhook.callback,
+    url: to.url,
     body: delivery.body,
-    signature: signature(delivery.body, webhookKey(sandbox, webhook.id)),
+    signature: signature(delivery.body, to.key),
   };
-}
-
-/** What came of one POST. */
-export interface Answer {
-  status: number | null;
-  error: string | null;
-  durationMs: number;
 }
 
 const acknowledges = (answer: Answer): boolean => answer.error === null && answer.status !== null && answer.status >= 200 && answer.status < 300;
@@ -201,56 +219,4 @@ export function recordAnswer(sandbox: Sandbox, deliveryId: string, index: number
   }
   sandbox.deliveries.set(deliveryId, answered);
   return false;
-}
-
-/** What a failed POST is logged as: the few causes a receiver's developer meets, else the error's own words. */
-function describeFailure(error: unknown): string {
-  const failure = error as { name?: string; message?: string; cause?: { code?: string; name?: string; message?: string } };
-  if (failure.name === 'TimeoutError' || failure.cause?.name === 'TimeoutError') return 'timeout';
-  switch (failure.cause?.code) {
-    case 'ECONNREFUSED':
-      return 'connection refused';
-    case 'ECONNRESET':
-    case 'UND_ERR_SOCKET':
-      return 'connection reset';
-    case 'ENOTFOUND':
-    case 'EAI_AGAIN':
-      return 'host not found';
-    default:
-      return failure.cause?.message ?? failure.message ?? String(error);
-  }
-}
-
-/** Makes the POST within the time the receiver has, and says what came of it. Never throws. */
-export async function post(attempt: Attempt): Promise<Answer> {
-  const started = performance.now();
-  const answer = (status: number | null, error: string | null): Answer => ({ status, error, durationMs: Math.round(performance.now() - started) });
-  let status: number | null = null;
-  try {
-    const res = await fetch(attempt.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-signature': attempt.signature, 'user-agent': 'billing-sim webhooks' },
-      body: attempt.body,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
-    });
-    status = res.status;
-    await readAtMost(res, MAX_ANSWER_BYTES);
-    return answer(status, null);
-  } catch (error) {
-    return answer(status, describeFailure(error));
-  }
-}
-
-async function readAtMost(res: Response, limit: number): Promise<void> {
-  if (!res.body) return;
-  const reader = res.body.getReader();
-  let read = 0;
-  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-    read += chunk.value.byteLength;
-    if (read >= limit) {
-      await reader.cancel();
-      return;
-    }
-  }
 }

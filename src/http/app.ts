@@ -63,6 +63,19 @@ function pagesOutsideApi(pages: RequestHandler): RequestHandler {
 }
 
 /**
+ * A `//` inside a request's path read as `/` (DESIGN.md §11): the platform's Node SDK joins its
+ * base URL, which its README gives as `…/api/v1/`, and `/payment_methods/` into
+ * `/api/v1//payment_methods/`, which the platform answers. The query is left as it is.
+ */
+const collapseSlashes: RequestHandler = (req, _res, next) => {
+  const url = req.url;
+  const query = url.indexOf('?');
+  const path = query < 0 ? url : url.slice(0, query);
+  if (path.includes('//')) req.url = path.replace(/\/{2,}/g, '/') + (query < 0 ? '' : url.slice(query));
+  next();
+};
+
+/**
  * Middleware that every request passes, run one after the other within one Express layer: the
  * router matches and dispatches each layer anew per request, a fair part of a small request's cost.
  * Each handler answers or calls `next` (now or later); one that returns a promise has its rejection
@@ -103,7 +116,7 @@ export function createApp(deps: AppDeps): App {
   app.set('etag', false);
   if (deps.log) app.use(requestLog(deps.log));
   // The host check before everything else, the pages and /healthz included: a rebound name gets nothing (hosts.ts).
-  app.use(inOneLayer(hostCheck(deps.allowedHosts), corsPolicy(deps.corsOrigins), pagesOutsideApi(uiRouter(services)), requireJson));
+  app.use(inOneLayer(collapseSlashes, hostCheck(deps.allowedHosts), corsPolicy(deps.corsOrigins), pagesOutsideApi(uiRouter(services)), requireJson));
   // Not strict: any JSON value parses, so `42` or `null` where an object belongs is a schema error
   // naming what was expected, not a "parse error" on valid JSON.
   app.use(express.json({ limit: MAX_BODY, strict: false, type: ['application/json', 'application/*+json'] }));

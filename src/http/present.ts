@@ -1,11 +1,16 @@
-// The one field a record keeps empty: a purchase's checkout_url is its checkout page's path as an
-// absolute URL on the origin the client called, so it works behind any host name. Webhook bodies
-// and snapshots derive it the same way (engine/sandboxes.ts withCheckoutUrl).
+// What an answer shows beside a record's own fields. A purchase's checkout_url, the one field a record
+// keeps empty, is its checkout page's path as an absolute URL on the origin the client called, so it
+// works behind any host name; webhook bodies and snapshots derive it the same way (engine/sandboxes.ts
+// withCheckoutUrl). A template's answer adds the platform's invoice_* names of its invoice fields,
+// which no record or snapshot holds (domain/billing-template-names.ts).
 
-import type { Purchase, SimEvent } from '../domain/types.ts';
+import { platformFields, type PlatformFields } from '../domain/billing-template-names.ts';
+import type { BillingTemplate, Purchase, SimEvent } from '../domain/types.ts';
 import { withCheckoutUrl, type CheckoutScope } from '../engine/sandboxes.ts';
 
 export const presentPurchase = withCheckoutUrl;
 
 export const presentEvent = (event: SimEvent, sandbox: CheckoutScope, origin: string): SimEvent =>
   event.payload.type === 'purchase' ? { ...event, payload: withCheckoutUrl(event.payload as Purchase, sandbox, origin) } : event;
+
+export const presentTemplate = (template: BillingTemplate): BillingTemplate & PlatformFields => ({ ...template, ...platformFields(template) });

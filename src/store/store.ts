@@ -64,12 +64,21 @@ export interface DeliveryTry {
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 
 /**
- * One event on its way to one webhook; retried until a 2xx or the last attempt. Done ones stay, as
- * the delivery log, up to MAX_DELIVERIES_KEPT per sandbox (engine/delivery-log.ts).
+ * What a delivery goes to: a webhook (signed with its own key), or the `success_callback` of a paid
+ * purchase (signed with the sandbox's key, the one GET /public_key/ answers).
+ */
+export type DeliveryKind = 'webhook' | 'success_callback';
+
+/**
+ * One event on its way to one webhook or success_callback; retried until a 2xx or the last attempt.
+ * Done ones stay, as the delivery log, up to MAX_DELIVERIES_KEPT per sandbox (engine/delivery-log.ts).
  */
 export interface Delivery {
   id: string;
-  webhookId: string;
+  /** Absent for a webhook's delivery (all that data of earlier versions holds), so none needs upgrading. */
+  kind?: DeliveryKind;
+  /** The webhook it goes to; null for a success_callback. */
+  webhookId: string | null;
   objectId: string;
   /** The signed body: the object's JSON as the API returns it, plus `event_type`. */
   body: string;
@@ -78,7 +87,7 @@ export interface Delivery {
   /** The event delivered; null for a delivery saved before deliveries named it. */
   eventId: string | null;
   eventType: string;
-  /** Where the last attempt went (the webhook's callback then); where the first will go while none has. */
+  /** Where the last attempt went (the webhook's callback then, or the purchase's success_callback); where the first will go while none has. */
   url: string;
   status: DeliveryStatus;
   tries: DeliveryTry[];

@@ -12,7 +12,9 @@
 // not a record of the expected kind is left as it is, for the schema to name: this runs on documents
 // from outside before any check.
 
-import { toDecimalString } from '../domain/purchase-details.ts';
+import { CLIENT_DEFAULTS } from '../domain/clients.ts';
+import { DETAILS_DEFAULTS, toDecimalString } from '../domain/purchase-details.ts';
+import { MERCHANT_DEFAULTS } from '../domain/purchases.ts';
 import { emailSubject, type EmailKind } from '../domain/emails.ts';
 import { isDeliveredToWebhooks } from '../domain/events.ts';
 import type { Purchase } from '../domain/types.ts';
@@ -199,9 +201,30 @@ function upgradeDeliveries(sandbox: Loose): void {
   }
 }
 
+/** Gives `record` each of `defaults`' fields it lacks (a shared default list is copied). */
+function withDefaults(record: unknown, defaults: object): void {
+  if (!isObject(record)) return;
+  for (const [field, value] of Object.entries(defaults)) if (!(field in record)) record[field] = Array.isArray(value) ? [...value] : value;
+}
+
+/**
+ * The platform's client, purchase and purchase-details fields of 0.3 (personal_code, shipping_*,
+ * success_callback, reference, total_override, …), with their defaults, on records written before.
+ */
+function addPlatformFields(sandbox: Loose): void {
+  for (const client of records(sandbox.clients)) withDefaults(client, CLIENT_DEFAULTS);
+  for (const template of records(sandbox.templates)) withDefaults(template.purchase, DETAILS_DEFAULTS);
+  for (const purchase of records(sandbox.purchases)) {
+    withDefaults(purchase, MERCHANT_DEFAULTS);
+    withDefaults(purchase.client, CLIENT_DEFAULTS);
+    withDefaults(purchase.purchase, DETAILS_DEFAULTS);
+  }
+}
+
 /** Fields added within format 2, given to records written before them; idempotent. */
 export function addLaterFields(sandbox: unknown): void {
   if (!isObject(sandbox)) return;
+  addPlatformFields(sandbox);
   upgradeTokenOutcomes(sandbox);
   addSubjects(sandbox);
   upgradeDeliveries(sandbox);

@@ -1,9 +1,10 @@
 // The checkout page's HTML: the order (brand, products, total, due), then either the payment form
 // (a purchase still waiting for its money) or a page that says why there is nothing to pay. Every
-// control has a <label for>; the DOM order is the tab order: choice of card, save, outcome, pay.
+// control has a <label for>; the DOM order is the tab order: choice of card, card details, save,
+// outcome, pay.
 
 import { EXECUTION_DAYS, PAYABLE } from '../domain/purchases.ts';
-import { PAYMENT_METHODS, type PaymentMethod } from '../domain/payment-methods.ts';
+import { findMethod, type PaymentMethod } from '../domain/payment-methods.ts';
 import { lineTotal } from '../domain/purchase-details.ts';
 import type { Purchase, RecurringToken } from '../domain/types.ts';
 import { formatInstant, formatMoney, html, page, type SafeHtml } from './html.ts';
@@ -13,7 +14,7 @@ export interface CheckoutView {
   /** The page's own path, where its form posts: the purchase's checkout_url without the origin. */
   path: string;
   brandName: string;
-  /** What payment_method_whitelist allows (all methods when it is null). */
+  /** The methods of the purchase's currency that its payment_method_whitelist allows (all of them when it is null). */
   methods: readonly PaymentMethod[];
   /** The client's live tokens of the purchase's service type. */
   tokens: readonly RecurringToken[];
@@ -34,7 +35,7 @@ export const OUTCOMES = {
 export type OutcomeName = keyof typeof OUTCOMES;
 
 const money = (purchase: Purchase, minor: number) => formatMoney(minor, purchase.purchase.currency);
-const methodName = (name: string) => PAYMENT_METHODS.find((method) => method.name === name)?.displayName ?? name;
+const methodName = (name: string) => findMethod(name)?.displayName ?? name;
 
 function order(purchase: Purchase): SafeHtml {
   const details = purchase.purchase;
@@ -82,7 +83,9 @@ function savedCards(tokens: readonly RecurringToken[]): SafeHtml {
   )}`;
 }
 
-function newMethods(methods: readonly PaymentMethod[], checkFirst: boolean): SafeHtml {
+function newMethods(methods: readonly PaymentMethod[], checkFirst: boolean, currency: string): SafeHtml {
+  // A whitelist may name only methods of other currencies (["fpx"] on a EUR purchase): say so, not an empty list.
+  if (methods.length === 0) return html`<p class="hint" id="no-methods">No method this purchase allows is offered in ${currency}.</p>`;
   return html`${methods.map(
     (method, index) => html`<span class="choice"><input type="radio" name="pay_with" id="pay-method-${method.name}" value="method:${method.name}"${
       checkFirst && index === 0 ? html` checked` : ''
@@ -100,6 +103,21 @@ function saveChoice(purchase: Purchase): SafeHtml {
   }
   return html`<input type="checkbox" id="save-token" name="save_token" value="yes">
     <label for="save-token">Save this card for later payments</label>`;
+}
+
+/**
+ * The test card a new card payment uses (POST /sim/v1/purchases/{id}/pay `card`): each field may stay
+ * empty, for the platform's test card of the chosen scheme. A method that is not a card ignores them.
+ */
+function cardFields(): SafeHtml {
+  return html`<p class="hint" id="card-hint">Test card for a new card payment; leave a field empty for the platform's test card
+    (Visa 4444 3333 2222 1111, Mastercard 5555 5555 5555 4444).</p>
+    <p><label for="card-number">Card number</label>
+    <input type="text" id="card-number" name="card_number" inputmode="numeric" autocomplete="off" placeholder="4444 3333 2222 1111" aria-describedby="card-hint"></p>
+    <p><label for="cardholder-name">Cardholder name</label>
+    <input type="text" id="cardholder-name" name="cardholder_name" autocomplete="off" maxlength="100"></p>
+    <p><label for="card-expiry">Expiry (MM/YY)</label>
+    <input type="text" id="card-expiry" name="card_expiry" autocomplete="off" placeholder="MM/YY" maxlength="5"></p>`;
 }
 
 function outcomes(): SafeHtml {
@@ -127,6 +145,11 @@ function notices(view: CheckoutView): SafeHtml {
   ${view.errors?.length ? html`<div class="alert error" role="alert" id="error">${view.errors.map((message) => html`<p>${message}</p>`)}</div>` : ''}`;
 }
 
+/** The platform's payform sends a payer who gives up to the purchase's cancel_redirect; the purchase stays as it is. */
+function cancelLink({ purchase, brandName }: CheckoutView): SafeHtml {
+  return purchase.cancel_redirect === null ? html`` : html`<a id="cancel" class="cancel" href="${purchase.cancel_redirect}">Cancel and return to ${brandName}</a>`;
+}
+
 function paymentForm(view: CheckoutView): SafeHtml {
   const { purchase } = view;
   const total = money(purchase, purchase.purchase.total);
@@ -135,10 +158,11 @@ function paymentForm(view: CheckoutView): SafeHtml {
     <fieldset>
       <legend>Pay with</legend>
       ${savedCards([...view.tokens].reverse())}
-      ${newMethods(view.methods, view.tokens.length === 0)}
+      ${newMethods(view.methods, view.tokens.length === 0, purchase.purchase.currency)}
     </fieldset>
     <fieldset>
       <legend>Card</legend>
+      ${cardFields()}
       ${saveChoice(purchase)}
     </fieldset>
     <fieldset>
@@ -147,6 +171,7 @@ function paymentForm(view: CheckoutView): SafeHtml {
       <p class="hint">The outcome applies to a new payment method; a saved card answers as it was saved (approve, or decline later charges).</p>
     </fieldset>
     <button type="submit" id="pay">Pay ${total}</button>
+    ${cancelLink(view)}
   </form>`;
 }
 

@@ -8,9 +8,10 @@
 // page, which shows the result from the purchase's status (a reload never pays twice).
 
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import type { CardInput } from '../domain/cards.ts';
 import type { Context } from '../domain/context.ts';
 import { ApiError } from '../domain/errors.ts';
-import { PAYMENT_METHODS } from '../domain/payment-methods.ts';
+import { findMethod, offeredMethods } from '../domain/payment-methods.ts';
 import { withStatus } from '../domain/purchases.ts';
 import type { Input, Purchase } from '../domain/types.ts';
 import { chargeWithToken, payAtCheckout } from '../engine/payments.ts';
@@ -85,12 +86,11 @@ function send(res: Response, reply: PageReply): void {
 }
 
 function render(status: number, sandbox: Sandbox, purchase: Purchase, errors?: string[]): PageReply {
-  const allowed = purchase.payment_method_whitelist;
   const html = checkoutPage({
     purchase,
     path: checkoutPath(sandbox, purchase.id),
     brandName: sandbox.brands.find((brand) => brand.id === purchase.brand_id)?.name ?? 'Merchant',
-    methods: PAYMENT_METHODS.filter((method) => allowed === null || allowed.includes(method.name)),
+    methods: offeredMethods(purchase.purchase.currency, purchase.payment_method_whitelist),
     // Only live tokens (a deleted one has left the client's list), and only those that may charge this purchase.
     tokens: clientTokens(sandbox, purchase.client_id).filter((token) => token.service_type === purchase.service_type),
     errors,
@@ -98,7 +98,7 @@ function render(status: number, sandbox: Sandbox, purchase: Purchase, errors?: s
   return { status, html };
 }
 
-/** An ApiError's messages as sentences a payer can read: "save_token: bank_transfer cannot save …". */
+/** An ApiError's messages as sentences a payer can read: "save_token: fpx cannot save …". */
 function messages(error: ApiError): string[] {
   return Object.entries(error.fields).flatMap(([field, details]) =>
     details.map((detail) => (field === '__all__' ? detail.message : `${field}: ${detail.message}`)),
@@ -113,7 +113,19 @@ function pay(sandbox: Sandbox, purchase: Purchase, form: Record<string, unknown>
   if (kind !== 'method') throw new ApiError(400, { pay_with: [{ message: 'Choose a payment method.', code: 'required' }] });
   const outcome = OUTCOMES[form.outcome as OutcomeName] ?? OUTCOMES.approve;
   const input: Input = { method: value, save_token: form.save_token === 'yes', ...outcome.pay };
+  if (findMethod(value)?.card) {
+    const card = typedCard(form);
+    if (card) input.card = card;
+  }
   return payAtCheckout(sandbox, purchase, input, ctx);
+}
+
+/** The card fields the payer filled in (`pay`'s `card`), or undefined when all are empty: the test card then. */
+function typedCard(form: Record<string, unknown>): CardInput | undefined {
+  const field = (name: string) => (typeof form[name] === 'string' && form[name].trim() !== '' ? form[name].trim() : undefined);
+  const card: CardInput = { number: field('card_number'), cardholder_name: field('cardholder_name'), expiry: field('card_expiry') };
+  for (const key of Object.keys(card) as (keyof CardInput)[]) if (card[key] === undefined) delete card[key];
+  return Object.keys(card).length > 0 ? card : undefined;
 }
 
 export function checkoutRouter(services: Services): Router {

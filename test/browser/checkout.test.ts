@@ -74,11 +74,13 @@ describe('checkout page', () => {
     withPage(async ({ page }) => {
       const { box, template, subscriber, purchase } = await pendingSubscriber();
       await page.goto(purchase.checkout_url);
-      // Tab order: payment method (Visa checked), save card, test outcome, pay.
+      // Tab order: payment method (Visa checked), the test card's fields (left empty: the default card), save card, test outcome, pay.
       await page.keyboard.press('Tab');
       expect(await page.evaluate(() => document.activeElement?.id)).toBe('pay-method-visa');
-      await page.keyboard.press('Tab');
-      expect(await page.evaluate(() => document.activeElement?.id)).toBe('save-token');
+      for (const id of ['card-number', 'cardholder-name', 'card-expiry', 'save-token']) {
+        await page.keyboard.press('Tab');
+        expect(await page.evaluate(() => document.activeElement?.id)).toBe(id);
+      }
       await page.keyboard.press('Tab');
       await page.keyboard.press('ArrowDown');
       expect(await page.evaluate(() => document.activeElement?.id)).toBe('outcome-decline');

@@ -226,10 +226,12 @@ export async function createPurchase(box: Box, clientId: string, overrides: Reco
 export async function saveToken(
   box: Box,
   clientId: string,
-  options: { serviceType?: 'ONEDAY' | 'TWODAY'; tokenOutcome?: 'success' | 'failure'; method?: string } = {},
+  options: { serviceType?: 'ONEDAY' | 'TWODAY'; tokenOutcome?: 'success' | 'failure'; method?: string; currency?: string } = {},
 ): Promise<string> {
   const typed = options.serviceType ? { force_recurring: true, service_type: options.serviceType, due: 4_102_444_800 } : {};
-  const saving = await createPurchase(box, clientId, typed);
+  // A method is offered in some currencies only: Revio's `eft` debit order in ZAR, CHIP's in MYR.
+  const details = options.currency ? { purchase: { currency: options.currency, products: [{ name: 'Consulting hour', price: 1200 }] } } : {};
+  const saving = await createPurchase(box, clientId, { ...typed, ...details });
   const paid = await payPurchase(box, saving.id, {
     method: options.method ?? 'visa',
     save_token: true,

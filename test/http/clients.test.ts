@@ -45,7 +45,9 @@ describe('clients', () => {
     expect(patch.body).toMatchObject({ email: 'grace@example.com', full_name: 'Grace Hopper' });
     const missing = await h.request('PUT', `/api/v1/clients/${id}/`, { token, body: { full_name: 'No e-mail' } });
     expect(missing.status).toBe(400);
-    expect(missing.body).toEqual({ email: [{ message: 'This field is required.', code: 'required' }] });
+    // Platform: "Either an email or (bank_account and bank_code)".
+    expect(missing.body).toEqual({ email: [{ message: 'An e-mail, or a bank_account with its bank_code, is required.', code: 'required' }] });
+    expect((await h.request('GET', `/api/v1/clients/${id}/`, { token })).body).toMatchObject({ full_name: 'Grace Hopper' });
     expect((await h.request('DELETE', `/api/v1/clients/${id}/`, { token })).status).toBe(204);
     expect((await h.request('GET', `/api/v1/clients/${id}/`, { token })).status).toBe(404);
     expect((await h.request('DELETE', `/api/v1/clients/${id}/`, { token })).status).toBe(404);

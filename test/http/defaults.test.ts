@@ -139,6 +139,24 @@ const CASES: Record<string, () => Promise<Case>> = {
       return h.request('PUT', `/api/v1/billing_templates/${template.id}/`, { body });
     },
   }),
+  sendOneTimeInvoices: async () => {
+    const client = await newClient();
+    const { is_subscription: _isSubscription, ...fields } = oneTimeTemplate();
+    return {
+      bodies: [{ ...fields, clients: [{ client_id: client.id }] }],
+      send: (body) => h.request('POST', '/api/v1/billing/', { body }),
+      // The first purchase made: it carries the template fields a purchase has.
+      echo: (answer) => (answer as unknown as Node[])[0],
+      shows: {
+        // Spec: issued "When omitted, generated from the current day in purchase.timezone".
+        issued: (answer) => ((answer as unknown as Node[])[0]!.issued === '2026-01-30' ? null : 'another day'),
+      },
+      unseen: {
+        title: 'no template is stored, and a purchase has no title',
+        subscription_paused: 'read-only on one-time invoices, and a purchase has no such field',
+      },
+    };
+  },
   addSubscriber: async () => {
     const [client, template] = await Promise.all([newClient(), created('/api/v1/billing_templates/', subscriptionTemplate())]);
     return {

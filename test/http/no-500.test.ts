@@ -167,6 +167,7 @@ const BASES: Record<string, () => unknown> = {
   updateBillingTemplate: () => subscriptionBody(h.brandId),
   patchBillingTemplate: () => oneTimeBody(h.brandId, { is_subscription: undefined }),
   sendInvoice: () => ({ client_id: ids.client, payment_method_whitelist: ['visa'] }),
+  sendOneTimeInvoices: () => ({ ...oneTimeBody(h.brandId), invoice_send_receipt: true, clients: [{ client_id: ids.client, payment_method_whitelist: ['visa'] }] }),
   addSubscriber: () => ({ client_id: ids.client, subscription_deduction_date: '2026-02-10', mandate_expiry_date: '2029-12-31', subscription_first_deduction_date: '2026-02-05', subscription_first_deduction_amount: 100 }),
   patchSubscriber: () => ({ status: 'subscription_paused', payment_method_whitelist: ['visa'] }),
   createPurchase: () => ({ brand_id: h.brandId, client_id: ids.client, due: 1_800_000_000, purchase: { currency: 'EUR', products: [{ name: 'Hour', price: 1200, quantity: 2, discount: 100, tax_percent: 7.5 }] } }),

@@ -71,10 +71,13 @@ describe('a new purchase carries the platform\'s fields', () => {
 
   it('a payment at checkout records an `execute` attempt and the platform\'s PaymentDetails; all of it is refundable', async () => {
     const { purchase } = await paid();
+    // The platform's 3D Secure test card, the default of a mastercard payment.
+    const card = expect.objectContaining({ card_brand: 'mastercard', masked_pan: '555555******4444', card_type: 'credit' });
     expect(purchase.transaction_data).toEqual({
       payment_method: 'mastercard',
       country: null,
-      attempts: [{ type: 'execute', successful: true, payment_method: 'mastercard', country: null, client_ip: null, processing_time: 0, extra: {}, error: null }],
+      attempts: [{ type: 'execute', successful: true, payment_method: 'mastercard', country: null, client_ip: null, processing_time: 0, extra: card, error: null }],
+      extra: card,
     });
     expect(purchase.payment).toEqual(receivedPayment(2200, 'EUR', 'mastercard', at(NOW)));
     expect(purchase).toMatchObject({ refundable_amount: 2200, refund_availability: 'all' });
@@ -105,9 +108,9 @@ describe('POST /purchases/{id}/capture/', () => {
     expect((await outbox(box)).map((e) => e.kind)).toEqual(['receipt']);
   });
 
-  it('a partial amount is captured as asked; more than the purchase\'s total → 400 max_value on amount and nothing changes', async () => {
+  it('a partial amount is captured as asked; more than the purchase\'s total → 400 __all__ purchase_capture_error and nothing changes', async () => {
     const { box, purchase } = await held();
-    expectRejected(await act(box, purchase, 'capture', { amount: 2201 }), 'amount', 'max_value');
+    expectRejected(await act(box, purchase, 'capture', { amount: 2201 }), '__all__', 'purchase_capture_error');
     expect(await getPurchase(box, purchase.id)).toEqual(purchase);
     const captured = await ok(box, purchase, 'capture', { amount: 1500 });
     expect(captured.payment.amount).toBe(1500);
@@ -121,26 +124,26 @@ describe('POST /purchases/{id}/capture/', () => {
     expect((await getPurchase(box, purchase.id)).status).toBe('hold');
   });
 
-  it('only a purchase on hold can be captured: created, paid and released → 400 invalid_state', async () => {
+  it('only a purchase on hold can be captured: created, paid and released → 400 __all__ purchase_capture_error', async () => {
     const { box, client } = await sandboxWithClient(h, NOW);
     const created = await createPurchase(box, client.id);
-    expectRejected(await act(box, created, 'capture'), '__all__', 'invalid_state');
+    expectRejected(await act(box, created, 'capture'), '__all__', 'purchase_capture_error');
     const { box: box2, purchase } = await paid();
-    expectRejected(await act(box2, purchase, 'capture'), '__all__', 'invalid_state');
+    expectRejected(await act(box2, purchase, 'capture'), '__all__', 'purchase_capture_error');
     const hold = await held();
     await ok(hold.box, hold.purchase, 'release');
-    expectRejected(await act(hold.box, hold.purchase, 'capture'), '__all__', 'invalid_state');
+    expectRejected(await act(hold.box, hold.purchase, 'capture'), '__all__', 'purchase_capture_error');
   });
 });
 
 describe('POST /purchases/{id}/release/', () => {
-  it('"Release funds on hold": → released, event purchase.released, nothing paid; a second release → 400 invalid_state', async () => {
+  it('"Release funds on hold": → released, event purchase.released, nothing paid; a second release → 400 __all__ purchase_release_error', async () => {
     const { box, purchase } = await held();
     const released = await ok(box, purchase, 'release');
     expect(released).toMatchObject({ status: 'released', payment: null, refundable_amount: 0 });
     expect(released.transaction_data.attempts[0]).toMatchObject({ type: 'release', successful: true });
     expect((await eventTypesOf(box, purchase.id))[0]).toBe('purchase.released');
-    expectRejected(await act(box, purchase, 'release'), '__all__', 'invalid_state');
+    expectRejected(await act(box, purchase, 'release'), '__all__', 'purchase_release_error');
     expectRejected(await box.req('POST', `/sim/v1/purchases/${purchase.id}/pay`, {}), '__all__', 'invalid_state');
   });
 
@@ -168,14 +171,14 @@ describe('POST /purchases/{id}/refund/', () => {
     expect(after).toMatchObject({ status: 'refunded', refundable_amount: 0, refund_availability: 'none' });
     expect(await eventTypesOf(box, payment.id)).toEqual(['payment.refunded']);
     expect((await eventTypesOf(box, purchase.id))[0]).toBe('purchase.refunded');
-    expectRejected(await act(box, purchase, 'refund'), '__all__', 'invalid_state');
+    expectRejected(await act(box, purchase, 'refund'), '__all__', 'purchase_refund_error');
   });
 
   it('a partial refund leaves the purchase paid with refundable_amount lowered; refunds add up to what was paid and no further', async () => {
     const { box, purchase } = await paid();
     expect((await ok(box, purchase, 'refund', { amount: 700 })).payment.amount).toBe(700);
     expect(await getPurchase(box, purchase.id)).toMatchObject({ status: 'paid', refundable_amount: 1500, refund_availability: 'all' });
-    expectRejected(await act(box, purchase, 'refund', { amount: 1501 }), 'amount', 'max_value');
+    expectRejected(await act(box, purchase, 'refund', { amount: 1501 }), '__all__', 'purchase_refund_error');
     expect((await getPurchase(box, purchase.id)).refundable_amount).toBe(1500);
     expect((await ok(box, purchase, 'refund', { amount: 1500 })).payment.amount).toBe(1500);
     expect(await getPurchase(box, purchase.id)).toMatchObject({ status: 'refunded', refundable_amount: 0 });
@@ -184,19 +187,19 @@ describe('POST /purchases/{id}/refund/', () => {
   it('a partially captured purchase refunds at most what was captured', async () => {
     const { box, purchase } = await held();
     await ok(box, purchase, 'capture', { amount: 1000 });
-    expectRejected(await act(box, purchase, 'refund', { amount: 1001 }), 'amount', 'max_value');
+    expectRejected(await act(box, purchase, 'refund', { amount: 1001 }), '__all__', 'purchase_refund_error');
     expect((await ok(box, purchase, 'refund')).payment.amount).toBe(1000);
   });
 
-  it('only a paid purchase can be refunded: created, hold and a purchase marked as paid → 400 invalid_state', async () => {
+  it('only a paid purchase can be refunded: created, hold and a purchase marked as paid → 400 __all__ purchase_refund_error', async () => {
     const { box, client } = await sandboxWithClient(h, NOW);
     const created = await createPurchase(box, client.id);
-    expectRejected(await act(box, created, 'refund'), '__all__', 'invalid_state');
+    expectRejected(await act(box, created, 'refund'), '__all__', 'purchase_refund_error');
     const hold = await held();
-    expectRejected(await act(hold.box, hold.purchase, 'refund'), '__all__', 'invalid_state');
+    expectRejected(await act(hold.box, hold.purchase, 'refund'), '__all__', 'purchase_refund_error');
     await ok(box, created, 'mark_as_paid');
     const refused = await act(box, created, 'refund');
-    expectRejected(refused, '__all__', 'invalid_state');
+    expectRejected(refused, '__all__', 'purchase_refund_error');
     expect(JSON.stringify(refused.body)).toContain('marked as paid');
   });
 });
@@ -303,7 +306,17 @@ describe('POST /purchases/{id}/charge/ declined', () => {
     expect(after.status).toBe('created');
     expect(after.payment).toBeNull();
     expect(after.transaction_data.attempts).toEqual([
-      { type: 'recurring_execute', successful: false, payment_method: 'visa', country: null, client_ip: null, processing_time: 0, extra: {}, error: expect.objectContaining({ code: 'insufficient_funds' }) },
+      // The declined card is the token's: the one that paid the purchase that saved it.
+      {
+        type: 'recurring_execute',
+        successful: false,
+        payment_method: 'visa',
+        country: null,
+        client_ip: null,
+        processing_time: 0,
+        extra: expect.objectContaining({ card_brand: 'visa', masked_pan: '444433******1111' }),
+        error: expect.objectContaining({ code: 'insufficient_funds' }),
+      },
     ]);
     expect((await eventTypesOf(box, purchase.id))[0]).toBe('purchase.payment_failure');
     // Still payable, by another card.

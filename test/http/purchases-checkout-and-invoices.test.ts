@@ -32,6 +32,8 @@ const NOW = '2026-01-30T12:00:00Z';
 
 /** A sandbox at `now` with one client. */
 const setup = (now = NOW) => sandboxWithClient(h, now);
+/** Purchase details in `currency`: the methods offered depend on it (MYR: CHIP's fpx, duitnow_qr…; ZAR: Revio's eft). */
+const inCurrency = (currency: string) => ({ purchase: { currency, products: [{ name: 'Consulting hour', price: 1200 }] } });
 
 describe('POST /purchases/{id}/cancel/', () => {
   it('a pending_execute purchase cannot be cancelled → 400 __all__ invalid_state', async () => {
@@ -122,29 +124,29 @@ describe('POST /sim/v1/purchases/{id}/pay (the checkout page)', () => {
 
   it('save_token saves a recurring token whose id is the purchase\'s; "the token\'s service type is that of the creating Purchase"', async () => {
     const { box, client } = await setup();
-    const purchase = await createPurchase(box, client.id, typed('ONEDAY', at(NOW) + 5 * DAY));
-    // force_recurring saves the card without being asked; a service-typed payment executes later.
-    const paid = await payPurchase(box, purchase.id, { method: 'direct_debit' });
+    const purchase = await createPurchase(box, client.id, { ...typed('ONEDAY', at(NOW) + 5 * DAY), ...inCurrency('ZAR') });
+    // force_recurring saves the bank account without being asked (Revio's eft debit order); a service-typed payment executes later.
+    const paid = await payPurchase(box, purchase.id, { method: 'eft' });
     expect(paid).toMatchObject({ status: 'pending_execute', is_recurring_token: true });
     const token = await box.req('GET', `/api/v1/clients/${client.id}/recurring_tokens/${purchase.id}/`);
     expect(token.status).toBe(200);
-    expect(token.body).toMatchObject({ id: purchase.id, type: 'recurring_token', client_id: client.id, payment_method: 'direct_debit', service_type: 'ONEDAY' });
+    expect(token.body).toMatchObject({ id: purchase.id, type: 'recurring_token', client_id: client.id, payment_method: 'eft', service_type: 'ONEDAY' });
     await advance(box, { by: 'P1D' });
     expect((await getPurchase(box, purchase.id)).status).toBe('paid');
   });
 
-  it('force_recurring saves the card "when the payment method supports it": paid by bank_transfer, no token is saved', async () => {
+  it('force_recurring saves the card "when the payment method supports it": paid by fpx, no token is saved', async () => {
     const { box, client } = await setup();
-    const purchase = await createPurchase(box, client.id, { force_recurring: true });
-    const paid = await payPurchase(box, purchase.id, { method: 'bank_transfer' });
-    expect(paid).toMatchObject({ status: 'paid', is_recurring_token: false, payment: { payment_method: 'bank_transfer' } });
+    const purchase = await createPurchase(box, client.id, { force_recurring: true, ...inCurrency('MYR') });
+    const paid = await payPurchase(box, purchase.id, { method: 'fpx' });
+    expect(paid).toMatchObject({ status: 'paid', is_recurring_token: false, payment: { payment_method: 'fpx' } });
     expect(await tokensOf(box, client.id)).toEqual([]);
   });
 
-  it('save_token with bank_transfer (it cannot save a token) → 400 save_token; nothing changes', async () => {
+  it('save_token with duitnow_qr (it cannot save a token) → 400 save_token; nothing changes', async () => {
     const { box, client } = await setup();
-    const purchase = await createPurchase(box, client.id);
-    expectField(await box.req('POST', `/sim/v1/purchases/${purchase.id}/pay`, { method: 'bank_transfer', save_token: true }), 'save_token');
+    const purchase = await createPurchase(box, client.id, inCurrency('MYR'));
+    expectField(await box.req('POST', `/sim/v1/purchases/${purchase.id}/pay`, { method: 'duitnow_qr', save_token: true }), 'save_token');
     expect(await getPurchase(box, purchase.id)).toEqual(purchase);
     expect(await tokensOf(box, client.id)).toEqual([]);
   });

@@ -12,7 +12,6 @@ import {
   expectField,
   expectRejected,
   getPurchase,
-  makeClient,
   outbox,
   payPurchase,
   purchaseBody,
@@ -84,12 +83,15 @@ describe('POST /purchases/', () => {
     expect(purchase.client).toMatchObject({ email: 'new.customer@example.com', full_name: 'New Customer' });
   });
 
-  it('both client_id and client, or neither → 400 __all__, and nothing is created', async () => {
+  it('neither client_id nor client → 400 __all__, and nothing is created; both → the client_id pays, no client is made', async () => {
     const { box, client } = await setup();
-    const both = await box.req('POST', '/api/v1/purchases/', { ...purchaseBody(box, client.id), client: { email: 'x@example.com' } });
     const { client_id: _none, ...neither } = purchaseBody(box, client.id);
-    for (const res of [both, await box.req('POST', '/api/v1/purchases/', neither)]) expectField(res, '__all__');
+    expectField(await box.req('POST', '/api/v1/purchases/', neither), '__all__');
     expect(await purchases(box)).toEqual([]);
+    // The platform's Go SDK sends its client struct beside a client_id (DESIGN.md §11).
+    const both = await box.req('POST', '/api/v1/purchases/', { ...purchaseBody(box, client.id), client: { email: 'x@example.com' } });
+    expect(both.status).toBe(201);
+    expect(both.body).toMatchObject({ client_id: client.id, client: { email: client.email } });
     expect(((await box.req('GET', '/api/v1/clients/')).body as { results: unknown[] }).results).toHaveLength(1);
   });
 
@@ -143,28 +145,28 @@ describe('POST /purchases/{id}/charge/', () => {
     expect((await payPurchase(box, purchase.id)).status).toBe('paid');
   });
 
-  it('an unknown token, or another client\'s → 400 recurring_token does_not_exist; the purchase is unchanged', async () => {
+  it('a token never saved, or one of another sandbox → 400 __all__ invalid_recurring_token; the purchase is unchanged', async () => {
     const { box, client } = await setup();
-    const other = await makeClient(box, { email: 'grace@example.com' });
-    const othersToken = await saveToken(box, other.id);
+    const elsewhere = await setup();
+    const foreignToken = await saveToken(elsewhere.box, elsewhere.client.id);
     const purchase = await createPurchase(box, client.id);
-    for (const token of ['6b042125-686a-43e0-8a68-23cf5bee102e', othersToken]) {
-      expectRejected(await charge(box, purchase.id, token), 'recurring_token', 'does_not_exist');
+    for (const token of ['6b042125-686a-43e0-8a68-23cf5bee102e', foreignToken]) {
+      expectRejected(await charge(box, purchase.id, token), '__all__', 'invalid_recurring_token');
     }
     expect(await getPurchase(box, purchase.id)).toEqual(purchase);
   });
 
-  it('"A ONEDAY Purchase needs a ONEDAY token": a TWODAY or untyped token → 400 recurring_token invalid; a ONEDAY token → pending_execute, paid a day later', async () => {
+  it('"A ONEDAY Purchase needs a ONEDAY token": a TWODAY or untyped token → 400 __all__ purchase_charge_error; a ONEDAY token → pending_execute, paid a day later', async () => {
     const { box, client } = await setup();
     const twoDay = await saveToken(box, client.id, { serviceType: 'TWODAY' });
     const untyped = await saveToken(box, client.id);
     const oneDay = await saveToken(box, client.id, { serviceType: 'ONEDAY' });
     const purchase = await createPurchase(box, client.id, typed('ONEDAY', at(NOW) + 5 * DAY));
-    for (const token of [twoDay, untyped]) expectRejected(await charge(box, purchase.id, token), 'recurring_token', 'invalid');
+    for (const token of [twoDay, untyped]) expectRejected(await charge(box, purchase.id, token), '__all__', 'purchase_charge_error');
     expect(await getPurchase(box, purchase.id)).toEqual(purchase);
     // Nor does a ONEDAY token charge a purchase without a service type.
     const plain = await createPurchase(box, client.id);
-    expectRejected(await charge(box, plain.id, oneDay), 'recurring_token', 'invalid');
+    expectRejected(await charge(box, plain.id, oneDay), '__all__', 'purchase_charge_error');
 
     const res = await charge(box, purchase.id, oneDay);
     expect(res.status, res.text).toBe(200);
@@ -193,7 +195,7 @@ describe('POST /purchases/{id}/charge/', () => {
 
     await advance(box, { to: '2026-02-01T12:00:00Z' });
     const before = await getPurchase(box, late.id);
-    expectRejected(await charge(box, late.id, token), 'recurring_token', 'invalid');
+    expectRejected(await charge(box, late.id, token), '__all__', 'purchase_charge_error');
     expect(await getPurchase(box, late.id)).toEqual(before);
 
     await advance(box, { to: '2026-02-02T11:59:59Z' });
@@ -202,7 +204,7 @@ describe('POST /purchases/{id}/charge/', () => {
     expect((await getPurchase(box, early.id)).status).toBe('paid');
   });
 
-  it('a paid, cancelled or pending_execute purchase → 400 __all__ invalid_state', async () => {
+  it('a paid, cancelled or pending_execute purchase → 400 __all__ purchase_charge_error', async () => {
     const { box, client } = await setup();
     const token = await saveToken(box, client.id);
     const oneDay = await saveToken(box, client.id, { serviceType: 'ONEDAY' });
@@ -214,7 +216,7 @@ describe('POST /purchases/{id}/charge/', () => {
     expect((await charge(box, executing.id, oneDay)).status).toBe(200);
     for (const [purchase, tokenId] of [[paid, token], [cancelled, token], [executing, oneDay]] as const) {
       const before = await getPurchase(box, purchase.id);
-      expectRejected(await charge(box, purchase.id, tokenId), '__all__', 'invalid_state');
+      expectRejected(await charge(box, purchase.id, tokenId), '__all__', 'purchase_charge_error');
       expect(await getPurchase(box, purchase.id)).toEqual(before);
     }
   });

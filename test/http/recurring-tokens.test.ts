@@ -43,12 +43,12 @@ describe('GET /clients/{id}/recurring_tokens/', () => {
     const { box, client } = await setup();
     const other = await makeClient(box, { email: 'grace@example.com' });
     const card = await saveToken(box, client.id, { method: 'visa' });
-    const oneDay = await saveToken(box, client.id, { serviceType: 'ONEDAY', method: 'direct_debit' });
+    const oneDay = await saveToken(box, client.id, { serviceType: 'ONEDAY', method: 'eft', currency: 'ZAR' });
     const twoDay = await saveToken(box, client.id, { serviceType: 'TWODAY', method: 'mastercard' });
     const list = await tokensOf(box, client.id);
     expect(list.map((t) => [t.id, t.client_id, t.payment_method, t.service_type])).toEqual([
       [twoDay, client.id, 'mastercard', 'TWODAY'],
-      [oneDay, client.id, 'direct_debit', 'ONEDAY'],
+      [oneDay, client.id, 'eft', 'ONEDAY'],
       [card, client.id, 'visa', null],
     ]);
     for (const token of list) {
@@ -77,12 +77,12 @@ describe('"Delete a client recurring token": DELETE /clients/{id}/recurring_toke
     expect((await box.req('DELETE', tokenPath(client.id, deleted))).status).toBe(404);
   });
 
-  it('effect 2: "The token ID can no longer be used as recurring_token in POST /purchases/{id}/charge/" → 400 recurring_token does_not_exist', async () => {
+  it('effect 2: "The token ID can no longer be used as recurring_token in POST /purchases/{id}/charge/" → 400 __all__ invalid_recurring_token', async () => {
     const { box, client } = await setup();
     const token = await saveToken(box, client.id);
     const purchase = await createPurchase(box, client.id);
     expect((await box.req('DELETE', tokenPath(client.id, token))).status).toBe(204);
-    expectRejected(await charge(box, purchase.id, token), 'recurring_token', 'does_not_exist');
+    expectRejected(await charge(box, purchase.id, token), '__all__', 'invalid_recurring_token');
     expect(await getPurchase(box, purchase.id)).toEqual(purchase);
   });
 
@@ -134,7 +134,7 @@ describe('POST /purchases/{recurring_token}/delete_recurring_token/', () => {
     expect(res.body).toMatchObject({ id: token, is_recurring_token: false });
     expect(await tokensOf(box, client.id)).toEqual([]);
     expect((await box.req('GET', tokenPath(client.id, token))).status).toBe(404);
-    expectRejected(await charge(box, purchase.id, token), 'recurring_token', 'does_not_exist');
+    expectRejected(await charge(box, purchase.id, token), '__all__', 'invalid_recurring_token');
     expect((await events(box)).filter((e) => e.event_type === 'purchase.recurring_token_deleted').map((e) => e.object_id)).toEqual([token]);
     // No token with this id any more.
     expect((await box.req('POST', `/api/v1/purchases/${token}/delete_recurring_token/`)).status).toBe(404);

@@ -140,8 +140,8 @@ describe('add_subscriber: rejected requests change nothing', () => {
       'payment_method_whitelist.1',
       'invalid_choice',
     );
-    const { subscriber } = await subscribe(box, template.id, subscriberBody(client.id, '2026-02-03', { payment_method_whitelist: ['visa', 'direct_debit'] }));
-    expect(subscriber.payment_method_whitelist).toEqual(['visa', 'direct_debit']);
+    const { subscriber } = await subscribe(box, template.id, subscriberBody(client.id, '2026-02-03', { payment_method_whitelist: ['visa', 'fpx'] }));
+    expect(subscriber.payment_method_whitelist).toEqual(['visa', 'fpx']);
   });
 
   it('"A Purchase due must be valid for at least the execution time of the service type": TWODAY on a 1-day due period → default_service_type invalid', async () => {

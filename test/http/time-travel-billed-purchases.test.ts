@@ -40,7 +40,7 @@ describe('a billing creates a Purchase', () => {
       ],
     };
     const { box, client, template } = await setup('2026-01-30T12:00:00Z', { ...ACTIVE_AT_ONCE, purchase: details });
-    await subscribe(box, template.id, subscriberBody(client.id, '2026-02-03', { payment_method_whitelist: ['visa', 'direct_debit'], send_receipt: false }));
+    await subscribe(box, template.id, subscriberBody(client.id, '2026-02-03', { payment_method_whitelist: ['visa', 'maestro'], send_receipt: false }));
     await advance(box, { to: '2026-02-03T00:00:00Z' });
     expect((await advance(box, { to: '2026-03-03T00:00:00Z' })).processed).toMatchObject({ ...NONE, billings: 1 });
     const [billed] = await generated(box, template.id);
@@ -48,7 +48,7 @@ describe('a billing creates a Purchase', () => {
     expect(billed).toMatchObject({
       client_id: client.id,
       billing_template_id: template.id,
-      payment_method_whitelist: ['visa', 'direct_debit'],
+      payment_method_whitelist: ['visa', 'maestro'],
       issued: '2026-03-03',
       due: at('2026-03-10T00:00:00Z'),
       send_receipt: false,

@@ -110,12 +110,12 @@ describe('token_outcomes on POST /sim/v1/purchases/{id}/pay', () => {
     expect(await eventTypesOf(box, billed[0]!.id)).toContain('purchase.subscription_charge_failure');
   });
 
-  it('a charge refused before it reaches the bank (another client\'s purchase) uses no outcome', async () => {
+  it('a charge refused before it reaches the bank (a cancelled purchase) uses no outcome', async () => {
     const box = await sandboxAt(h, '2026-01-31T09:00:00Z');
     const { clientId, token } = await cardSaved(box, { token_outcomes: ['failure', 'success'] });
-    const stranger = await makeClient(box, { email: 'stranger@example.com' });
-    const foreign = await createPurchase(box, stranger.id);
-    expectRejected(await box.req('POST', `/api/v1/purchases/${foreign.id}/charge/`, { recurring_token: token }), 'recurring_token', 'does_not_exist');
+    const cancelled = await createPurchase(box, clientId);
+    expect((await box.req('POST', `/api/v1/purchases/${cancelled.id}/cancel/`)).status).toBe(200);
+    expectRejected(await box.req('POST', `/api/v1/purchases/${cancelled.id}/charge/`, { recurring_token: token }), '__all__', 'purchase_charge_error');
     expect(await charges(box, clientId, token, 2)).toEqual(['declined', 'paid']);
   });
 

@@ -3,85 +3,23 @@
 // a turn after its POST (§6: requests and advances never wait for a receiver); done deliveries stay
 // in the log, in the data file and in snapshots.
 
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startSimulator } from '../../src/index.ts';
 import { useHarness } from '../support/harness.ts';
-import { Receiver } from '../support/receiver.ts';
+import { log, logWhen, type Delivery } from '../builders/deliveries.ts';
+import { useReceivers } from '../support/receiver.ts';
 import { send } from '../support/spawn-sim.ts';
 import { advance, createPurchase, events, expectRejected, makeClient, sandboxAt, type Box, type Errors, type List } from '../builders/engine.ts';
 
-interface LoggedAttempt {
-  at: string;
-  status: number | null;
-  error: string | null;
-  duration_ms: number | null;
-}
-
-interface Delivery {
-  id: string;
-  webhook_id: string;
-  event_id: string | null;
-  event_type: string;
-  object_id: string;
-  url: string;
-  status: 'pending' | 'delivered' | 'failed';
-  attempts: LoggedAttempt[];
-  next_attempt_at: string | null;
-  created_on: number;
-}
-
 const NOW = '2026-02-28T23:59:30Z';
 const h = useHarness({ now: NOW });
-const receiver = new Receiver();
-const hanging: ServerResponse[] = [];
-let silent: { url: string; server: Server };
-/** A loopback port nothing listens on. */
-let refused = '';
-const dir = mkdtempSync(join(tmpdir(), 'billing-sim-deliveries-'));
-
-beforeAll(async () => {
-  await receiver.start();
-  const server = createServer((_req, res) => hanging.push(res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  silent = { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/never`, server };
-  const closed = createServer();
-  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-  refused = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/gone`;
-  await new Promise((resolve) => closed.close(resolve));
-});
-afterAll(async () => {
-  for (const res of hanging) res.destroy();
-  silent.server.closeAllConnections();
-  await new Promise((resolve) => silent.server.close(resolve));
-  await receiver.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+const { receiver, hanging, silent, closed, dir } = useReceivers('billing-sim-deliveries-');
 
 async function register(box: Box, callback: string, events = ['purchase.created']): Promise<string> {
   const res = await box.req('POST', '/api/v1/webhooks/', { callback, events });
   expect(res.status, res.text).toBe(201);
   return (res.body as { id: string }).id;
-}
-
-async function log(box: Box, query = ''): Promise<Delivery[]> {
-  const res = await box.req('GET', `/sim/v1/webhook_deliveries?page_size=1000${query}`);
-  expect(res.status, res.text).toBe(200);
-  return (res.body as List<Delivery>).results;
-}
-
-/** Answers are logged after the POST, in a turn of their own: waits until the log shows what `done` wants. */
-async function logWhen(box: Box, done: (deliveries: Delivery[]) => boolean, query = '', waitMs = 3_000): Promise<Delivery[]> {
-  let deliveries = await log(box, query);
-  for (const started = Date.now(); !done(deliveries) && Date.now() - started < waitMs; deliveries = await log(box, query)) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  expect(done(deliveries), JSON.stringify(deliveries, null, 1)).toBe(true);
-  return deliveries;
 }
 
 const answered = (delivery: Delivery | undefined, count: number) => delivery !== undefined && delivery.attempts.length === count && delivery.attempts.every((a) => a.duration_ms !== null);
@@ -127,7 +65,7 @@ describe('the delivery log', () => {
 
   it('a receiver that refuses the connection: "connection refused" for each of the 7 attempts, 1 min, 5 min, 30 min, 2 h, 6 h and 24 h apart; failed at once after the last', async () => {
     const box = await sandboxAt(h, NOW);
-    await register(box, refused);
+    await register(box, closed.url);
     const purchase = await createPurchase(box, (await makeClient(box)).id);
     await logWhen(box, ([d]) => answered(d, 1));
     for (const [count, wait] of [[2, 'PT1M'], [3, 'PT5M'], [4, 'PT30M'], [5, 'PT2H'], [6, 'PT6H'], [7, 'PT24H']] as const) {
@@ -212,7 +150,7 @@ describe('filters', () => {
   it('status, webhook_id and event_type narrow the list; next and previous keep them; a bad value → 400 naming the parameter', async () => {
     const box = await sandboxAt(h, NOW);
     const good = await register(box, `${receiver.url}/filters`, ['purchase.created', 'purchase.cancelled']);
-    const bad = await register(box, refused, ['purchase.cancelled']);
+    const bad = await register(box, closed.url, ['purchase.cancelled']);
     const client = await makeClient(box);
     const purchases = [await createPurchase(box, client.id), await createPurchase(box, client.id)];
     expect((await box.req('POST', `/api/v1/purchases/${purchases[0]!.id}/cancel/`)).status).toBe(200);
@@ -260,7 +198,7 @@ describe('kept with the sandbox', () => {
 
   it('a snapshot written before the log, whose delivery under way has only its count of attempts, loads as a pending delivery', async () => {
     const box = await sandboxAt(h, NOW);
-    await register(box, refused);
+    await register(box, closed.url);
     const purchase = await createPurchase(box, (await makeClient(box)).id);
     await logWhen(box, ([d]) => answered(d, 1));
     const snapshot = (await box.req('GET', '/sim/v1/snapshot')).body as { sandbox: { deliveries: [string, Record<string, unknown>][] } };
@@ -271,13 +209,13 @@ describe('kept with the sandbox', () => {
     expect(copy.status, copy.text).toBe(201);
     const copied: Box = { h, token: (copy.body as { token: string }).token, brandId: box.brandId, req: (method, path, body) => h.request(method, path, { token: copied.token, body }) };
     expect(await log(copied)).toEqual([
-      { id, webhook_id: delivery.webhookId, event_id: null, event_type: 'purchase.created', object_id: purchase.id, url: refused, status: 'pending', attempts: [], next_attempt_at: '2026-03-01T00:00:30.000Z', created_on: Date.parse(NOW) / 1000 },
+      { id, kind: 'webhook', webhook_id: delivery.webhookId, event_id: null, event_type: 'purchase.created', object_id: purchase.id, url: closed.url, status: 'pending', attempts: [], next_attempt_at: '2026-03-01T00:00:30.000Z', created_on: Date.parse(NOW) / 1000 },
     ]);
   });
 
   it('a snapshot whose object queue holds a done delivery is refused, naming it: it would hold the object\'s later deliveries for good', async () => {
     const box = await sandboxAt(h, NOW);
-    await register(box, refused);
+    await register(box, closed.url);
     await createPurchase(box, (await makeClient(box)).id);
     await logWhen(box, ([d]) => answered(d, 1));
     const snapshot = (await box.req('GET', '/sim/v1/snapshot')).body as { sandbox: { deliveries: [string, Record<string, unknown>][] } };

@@ -3,8 +3,12 @@
 // `verifies` checks a delivery's signature the way a merchant's receiver would.
 
 import { verify } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 
 export interface Received {
   path: string;
@@ -55,4 +59,38 @@ export class Receiver {
   stop(): Promise<void> {
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
+}
+
+/**
+ * The receivers a delivery test needs, started before its file's tests and stopped after: `receiver`
+ * answers and records; `silent` never answers (its held responses are in `hanging`); `closed` is a
+ * loopback address nothing listens on; `dir` is a scratch folder for data files.
+ */
+export function useReceivers(prefix: string) {
+  const fixture = {
+    receiver: new Receiver(),
+    hanging: [] as ServerResponse[],
+    silent: { url: '' },
+    closed: { url: '' },
+    dir: mkdtempSync(join(tmpdir(), prefix)),
+  };
+  let server: Server;
+  beforeAll(async () => {
+    await fixture.receiver.start();
+    server = createServer((_req, res) => fixture.hanging.push(res));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    fixture.silent.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/never`;
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    fixture.closed.url = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/gone`;
+    await new Promise((resolve) => closed.close(resolve));
+  });
+  afterAll(async () => {
+    for (const res of fixture.hanging) res.destroy();
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await fixture.receiver.stop();
+    rmSync(fixture.dir, { recursive: true, force: true });
+  });
+  return fixture;
 }

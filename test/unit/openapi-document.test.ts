@@ -41,6 +41,7 @@ const OPERATIONS: Record<string, string> = {
   patchBillingTemplate: 'PATCH /api/v1/billing_templates/{id}/',
   deleteBillingTemplate: 'DELETE /api/v1/billing_templates/{id}/',
   sendInvoice: 'POST /api/v1/billing_templates/{id}/send_invoice/',
+  sendOneTimeInvoices: 'POST /api/v1/billing/',
   addSubscriber: 'POST /api/v1/billing_templates/{id}/add_subscriber/',
   listSubscribers: 'GET /api/v1/billing_templates/{id}/clients/',
   getSubscriber: 'GET /api/v1/billing_templates/{id}/clients/{btc_id}/',

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../src/domain/errors.ts';
+import { CLIENT_DEFAULTS } from '../../src/domain/clients.ts';
 import type { Client } from '../../src/domain/types.ts';
 import { createIds } from '../../src/engine/ids.ts';
 import { createSandbox } from '../../src/engine/sandboxes.ts';
@@ -22,10 +23,7 @@ let files = 0;
 const newFile = () => join(dir, `store-${(files += 1)}.db`);
 
 function client(id: string, email: string): Client {
-  return {
-    id, type: 'client', created_on: 1, updated_on: 1, email, full_name: '', phone: '', street_address: '', city: '', zip_code: '',
-    state: '', country: '', legal_name: '', registration_number: '', tax_number: '', cc: [], bcc: [],
-  };
+  return { ...CLIENT_DEFAULTS, id, type: 'client', created_on: 1, updated_on: 1, email };
 }
 
 function sandboxWithClients(count: number, seed = 3): Sandbox {

@@ -2,6 +2,7 @@
 // tests (snapshot.test.ts, persistence.test.ts) do not reach, and what the upgrade must never do.
 
 import { describe, expect, it } from 'vitest';
+import { CLIENT_DEFAULTS } from '../../src/domain/clients.ts';
 import { upgradeSandbox, upgradeSnapshotDocument } from '../../src/store/upgrade.ts';
 
 const KEY = { publicKey: '-----BEGIN PUBLIC KEY-----\nSANDBOX\n-----END PUBLIC KEY-----\n', privateKey: 'private' };
@@ -88,5 +89,21 @@ describe('what the upgrade leaves to the schema', () => {
     upgradeSnapshotDocument(old);
     expect(old.billing_sim_snapshot).toBe(2);
     expect(old.sandbox.webhooks).toHaveLength(1);
+  });
+});
+
+describe('records written before the platform\'s request fields (0.3)', () => {
+  it('a client, a template\'s details and a purchase gain the platform\'s fields with their defaults; what they held stays', () => {
+    const details = { products: [], currency: 'EUR', total: 0, timezone: 'UTC', language: 'en', notes: '', due_strict: false, email_message: '' };
+    const client = { id: 'c1', type: 'client', email: 'a@example.com', full_name: 'Ada', cc: [], bcc: [] };
+    const purchase = { id: 'p1', type: 'purchase', client: { email: 'a@example.com', full_name: 'Ada' }, purchase: { ...details }, success_redirect: null };
+    const sandbox = { clients: [['c1', client]], templates: [['t1', { id: 't1', purchase: { ...details } }]], purchases: [['p1', purchase]] };
+    upgradeSandbox(sandbox);
+    expect(client).toMatchObject({ full_name: 'Ada', personal_code: '', shipping_street_address: '', brand_name: '', bank_account: '', bank_code: '', description: '' });
+    expect(sandbox.templates[0]![1]).toMatchObject({ purchase: { currency: 'EUR', total_override: null, debt: 0, request_client_details: [] } });
+    expect(purchase).toMatchObject({ success_callback: null, cancel_redirect: null, reference: '', creator_agent: '', platform: 'api', upsell_campaigns: [], referral_campaign_id: null });
+    expect(purchase.client).toMatchObject({ full_name: 'Ada', shipping_city: '' });
+    // Each record gets a list of its own, not the defaults' shared one.
+    expect((purchase.client as Record<string, unknown>).cc).not.toBe(CLIENT_DEFAULTS.cc);
   });
 });

@@ -1,12 +1,14 @@
 // /api/v1/billing_templates/: create, list, read, replace, patch, delete. The rules live in
-// domain/billing-templates.ts; a rejected request throws before anything is stored.
+// domain/billing-templates.ts; a rejected request throws before anything is stored. Every answer
+// carries the platform's invoice_* names beside the spec's (present.ts).
 
 import { createTemplate, updateTemplate, type TemplateScope } from '../../domain/billing-templates.ts';
 import type { Sandbox } from '../../store/store.ts';
 import { created, find, noContent, ok, type SandboxHandler } from '../handler.ts';
+import { presentTemplate } from '../present.ts';
 import { paginate } from '../pagination.ts';
 
-const scopeOf = (sandbox: Sandbox): TemplateScope => ({
+export const scopeOf = (sandbox: Sandbox): TemplateScope => ({
   brandIds: sandbox.brands.map((brand) => brand.id),
   companyId: sandbox.companyId,
 });
@@ -16,19 +18,22 @@ const update =
   ({ sandbox, params, body, ctx }) => {
     const template = updateTemplate(mode, find(sandbox.templates, params.id), body, scopeOf(sandbox), ctx);
     sandbox.templates.set(template.id, template);
-    return ok(template);
+    return ok(presentTemplate(template));
   };
 
 export const billingTemplateHandlers: Record<string, SandboxHandler> = {
   createBillingTemplate: ({ sandbox, body, ctx }) => {
     const template = createTemplate(body, scopeOf(sandbox), ctx);
     sandbox.templates.set(template.id, template);
-    return created(template);
+    return created(presentTemplate(template));
   },
 
-  listBillingTemplates: ({ sandbox, query, url }) => ok(paginate(sandbox.templates.inOrder(), query, url)),
+  listBillingTemplates: ({ sandbox, query, url }) => {
+    const page = paginate(sandbox.templates.inOrder(), query, url);
+    return ok({ ...page, results: page.results.map(presentTemplate) });
+  },
 
-  getBillingTemplate: ({ sandbox, params }) => ok(find(sandbox.templates, params.id)),
+  getBillingTemplate: ({ sandbox, params }) => ok(presentTemplate(find(sandbox.templates, params.id))),
 
   updateBillingTemplate: update('put'),
 

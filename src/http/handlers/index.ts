@@ -2,6 +2,7 @@
 // simulator does not simulate yet answers 501 `not_implemented`, and /sim/v1/capabilities says so.
 
 import { ok, type PublicHandler, type SandboxHandler } from '../handler.ts';
+import { billingHandlers } from './billing.ts';
 import { billingTemplateHandlers } from './billing-templates.ts';
 import { clientHandlers } from './clients.ts';
 import { paymentMethodHandlers } from './payment-methods.ts';
@@ -22,6 +23,7 @@ export const bodyUpgrades: Record<string, (body: unknown) => void> = {
 export const sandboxHandlers: Record<string, SandboxHandler> = {
   ...clientHandlers,
   ...billingTemplateHandlers,
+  ...billingHandlers,
   ...subscriberHandlers,
   ...purchaseHandlers,
   ...recurringTokenHandlers,

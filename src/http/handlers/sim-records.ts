@@ -1,12 +1,12 @@
 // /sim/v1: what a sandbox recorded, for a QA engineer to check. Events and e-mails filtered by
-// `type`, `object_id` and `since`; the webhook delivery log, filtered by `status`, `webhook_id` and
-// `event_type`, with a resend. Lists are newest first; `next` and `previous` keep the filters.
+// `type`, `object_id` and `since`; the delivery log (webhooks and success_callbacks), filtered by
+// `status`, `kind`, `webhook_id` and `event_type`, with a resend. Lists are newest first; `next` and `previous` keep the filters.
 
 import { errors, fieldError } from '../../domain/errors.ts';
 import type { OutboxEmail, SimEvent } from '../../domain/types.ts';
 import { deliveryMatches } from '../../engine/delivery-log.ts';
 import { resendDelivery } from '../../engine/webhooks.ts';
-import type { Delivery, DeliveryStatus } from '../../store/store.ts';
+import type { Delivery, DeliveryKind, DeliveryStatus } from '../../store/store.ts';
 import { created, ok, type SandboxHandler } from '../handler.ts';
 import { paginate } from '../pagination.ts';
 import { presentEvent } from '../present.ts';
@@ -50,6 +50,7 @@ const isoOrNull = (ms: number | null): string | null => (ms === null ? null : ne
 function presentDelivery(delivery: Delivery) {
   return {
     id: delivery.id,
+    kind: delivery.kind ?? 'webhook',
     webhook_id: delivery.webhookId,
     event_id: delivery.eventId,
     event_type: delivery.eventType,
@@ -71,7 +72,12 @@ export const simRecordHandlers: Record<string, SandboxHandler> = {
   listOutbox: ({ sandbox, query, url }) => ok(paginate(sandbox.outbox, query, url, matcher(recordFilters(query), emailMatches))),
 
   listWebhookDeliveries: ({ sandbox, query, url }) => {
-    const filters = { status: query.status as DeliveryStatus | undefined, webhookId: query.webhook_id as string | undefined, eventType: query.event_type as string | undefined };
+    const filters = {
+      status: query.status as DeliveryStatus | undefined,
+      kind: query.kind as DeliveryKind | undefined,
+      webhookId: query.webhook_id as string | undefined,
+      eventType: query.event_type as string | undefined,
+    };
     const page = paginate(sandbox.deliveries.inOrder(), query, url, deliveryMatches(filters));
     return ok({ ...page, results: page.results.map(presentDelivery) });
   },

@@ -1,0 +1,42 @@
+// The delivery log (GET /sim/v1/webhook_deliveries) as the delivery tests read it: webhooks' and
+// success_callbacks' deliveries alike.
+
+import { expect } from 'vitest';
+import type { Box, List } from './engine.ts';
+
+export interface LoggedAttempt {
+  at: string;
+  status: number | null;
+  error: string | null;
+  duration_ms: number | null;
+}
+
+export interface Delivery {
+  id: string;
+  kind: 'webhook' | 'success_callback';
+  webhook_id: string | null;
+  event_id: string | null;
+  event_type: string;
+  object_id: string;
+  url: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: LoggedAttempt[];
+  next_attempt_at: string | null;
+  created_on: number;
+}
+
+export async function log(box: Box, query = ''): Promise<Delivery[]> {
+  const res = await box.req('GET', `/sim/v1/webhook_deliveries?page_size=1000${query}`);
+  expect(res.status, res.text).toBe(200);
+  return (res.body as List<Delivery>).results;
+}
+
+/** Answers are logged after the POST, in a turn of their own: waits until the log shows what `done` wants. */
+export async function logWhen(box: Box, done: (deliveries: Delivery[]) => boolean, query = '', waitMs = 3_000): Promise<Delivery[]> {
+  let deliveries = await log(box, query);
+  for (const started = Date.now(); !done(deliveries) && Date.now() - started < waitMs; deliveries = await log(box, query)) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  expect(done(deliveries), JSON.stringify(deliveries, null, 1)).toBe(true);
+  return deliveries;
+}
