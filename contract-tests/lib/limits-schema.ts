@@ -133,14 +133,19 @@ function emailOfLength(n: number): string {
 export const leafName = (path: Path) => [...path].reverse().find((key) => !/^\d+$/.test(key))!;
 export const isWhitelistItem = (path: Path) => path.length >= 2 && path[path.length - 2] === 'payment_method_whitelist';
 
+/** The start of an http(s) URL of any length from its own: a merchant's redirect or callback. */
+const URL_STEM = 'https://shop.example.com/';
+
 /**
  * A string of exactly n characters that is valid for the field, or undefined when none is known
  * (e.g. no IANA time zone is 64 characters long). With `anyValue` any string of that length will
  * do (the request is meant to be rejected for its length).
  */
 export async function text(g: Gen, field: Field, n: number, anyValue: boolean): Promise<string | undefined> {
-  if (field.node.format === 'email') return n >= 6 ? emailOfLength(n) : undefined;
+  // An e-mail may also be checked only when not empty (`if: {minLength: 1}, then: {format: email}`).
+  if (field.node.format === 'email' || field.node.then?.format === 'email') return n >= 6 ? emailOfLength(n) : undefined;
   if (anyValue) return 'a'.repeat(n);
+  if (typeof field.node.pattern === 'string' && field.node.pattern.startsWith('^https?://')) return n >= URL_STEM.length ? URL_STEM + 'a'.repeat(n - URL_STEM.length) : undefined;
   if (field.node.format || field.node.pattern) return undefined;
   const name = leafName(field.path);
   if (name === 'timezone') return n === 3 ? 'UTC' : undefined;
@@ -159,6 +164,8 @@ export async function items(g: Gen, field: Field, setup: Setup, n: number): Prom
     const methods = await g.methods();
     return methods.length >= n ? methods.slice(0, n) : undefined;
   }
+  // Plain strings (campaign ids): distinct, so a uniqueItems list takes them too.
+  if (typesOf(item).join() === 'string' && !item.format && !item.pattern && !item.enum) return Array.from({ length: n }, (_, i) => `item-${i}`);
   return undefined;
 }
 

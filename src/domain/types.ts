@@ -274,6 +274,8 @@ export interface Payment extends Resource {
   payment: PaymentDetails;
   transaction_data: TransactionData;
   related_to: { type: 'purchase'; id: string };
+  /** The platform's outcome of the money movement; the WooCommerce plugin reads `success` after a refund. */
+  status: 'success';
 }
 
 export interface RecurringToken extends Resource {

@@ -74,6 +74,7 @@ export function refund(sandbox: Sandbox, purchase: Purchase, input: Input, ctx: 
     payment: paymentDetails(amount, purchase.purchase.currency, method, now, true),
     transaction_data: { payment_method: method, country: null, attempts: [tried] },
     related_to: { type: 'purchase', id: purchase.id },
+    status: 'success',
   };
   recordEvent(sandbox, 'payment.refunded', payment, ctx);
   savePurchase(sandbox, refunded, 'purchase.refunded', ctx);

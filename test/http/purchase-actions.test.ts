@@ -155,11 +155,12 @@ describe('POST /purchases/{id}/release/', () => {
 });
 
 describe('POST /purchases/{id}/refund/', () => {
-  it('a full refund: the purchase is refunded, the answer is the Payment (is_outgoing, refund, related_to the purchase), event payment.refunded carries it', async () => {
+  it('a full refund: the purchase is refunded, the answer is the Payment (is_outgoing, refund, related_to the purchase, status success as the WooCommerce plugin reads it), event payment.refunded carries it', async () => {
     const { box, purchase } = await paid();
     const payment = await ok(box, purchase, 'refund');
     expect(payment).toMatchObject({
       type: 'payment',
+      status: 'success',
       brand_id: box.brandId,
       is_test: true,
       client: purchase.client,

@@ -68,8 +68,11 @@ describe('server', () => {
     expect(res.status).toBe(200);
   });
 
-  it('a path with a second trailing slash names nothing: 404', async () => {
-    expect((await h.request('GET', '/api/v1/clients//')).status).toBe(404);
+  it('a `//` in a path is read as `/` (DESIGN.md §11): `/api/v1/clients//` is the list; a path that names nothing still 404s', async () => {
+    const doubled = await fetch(`${h.origin}/api/v1/clients//`, { headers: { authorization: `Bearer ${h.token}` } });
+    expect(doubled.status).toBe(200);
+    expect(await doubled.json()).toEqual((await h.request('GET', '/api/v1/clients/')).body);
+    expect((await h.request('GET', '/api/v1//clients//nothing/')).status).toBe(404);
   });
 
   it('an answer says application/json; charset=utf-8 with its length in bytes, and HEAD sends the same headers without the body', async () => {

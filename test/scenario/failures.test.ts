@@ -91,6 +91,6 @@ describe('other kinds of failed steps', () => {
   it('an answer with another status than expect_status: the answer, body included', async () => {
     const result = await run1('answer.yaml', original.replace('body: {recurring_token: "${first}"}', 'body: {recurring_token: "${client}"}'));
     expect(result.code, result.stdout).toBe(1);
-    expect(result.stdout).toMatch(/ {4}expected: status 2xx\n {4}got: {6}400 POST \/api\/v1\/purchases\/[0-9a-f-]{36}\/charge\/: \{"recurring_token":\[\{"message":.*"code":"does_not_exist"\}\]\}/);
+    expect(result.stdout).toMatch(/ {4}expected: status 2xx\n {4}got: {6}400 POST \/api\/v1\/purchases\/[0-9a-f-]{36}\/charge\/: \{"__all__":\[\{"message":.*"code":"invalid_recurring_token"\}\]\}/);
   });
 });

@@ -95,7 +95,25 @@ describe('buildPurchaseDetails: decimal fields', () => {
       notes: '',
       due_strict: false,
       email_message: '',
+      debt: 0,
+      subtotal_override: null,
+      total_tax_override: null,
+      total_discount_override: null,
+      total_override: null,
+      request_client_details: [],
+      description: '',
     });
+  });
+
+  it('the platform\'s total_override is the total, whatever the products make; without a currency it is MYR', () => {
+    const errs = new ErrorCollector();
+    const details = buildPurchaseDetails(errs, 'purchase', { products: [{ name: 'Order #7', price: 1000, quantity: 3 }], total_override: 2550 });
+    expect(errs.has()).toBe(false);
+    expect(details).toMatchObject({ currency: 'MYR', total: 2550, total_override: 2550 });
+    // A client that sends back the total it read keeps its override.
+    const again = buildPurchaseDetails(errs, 'purchase', { products: [{ name: 'Order #7', price: 1000, quantity: 3 }], total_override: 2550, total: 2550 });
+    expect(errs.has()).toBe(false);
+    expect(again.total).toBe(2550);
   });
 
   it('names a discount larger than its line and an unknown time zone', () => {
