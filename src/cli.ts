@@ -380,6 +380,8 @@ async function main(argv: string[]): Promise<number | undefined> {
       console.log(USAGE);
       return 0;
     case '--version':
+      // `billing-sim --version extra` is a slip, not a question: said so rather than ignored.
+      if (args.length > 0) throw new UsageError(`--version takes no argument, got "${args[0]}"`, '');
       console.log(version());
       return 0;
     default:

@@ -84,7 +84,7 @@ const brands = new Map<string, Promise<string>>();
 
 /** Why a check that creates templates or purchases in the second account cannot run (preflight.ts found no brand there). */
 export const SECOND_BRAND_UNKNOWN =
-  'the second account has no billing template or purchase to take a brand from (set CONTRACT_BRAND_ID2 to its brand_id)';
+  'the second account has no billing template or purchase to take a brand from (pass --brand-id2, or set CONTRACT_BRAND_ID2, to its brand_id)';
 
 /**
  * The account's brand_id: for the accounts checked, the one the preflight resolved; for another

@@ -5,7 +5,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { ValidateFunction } from 'ajv';
 import { validateWithin } from '../contract/error-budget.ts';
-import { ALL, ApiError, emptyFieldErrors, errors, notFound } from '../domain/errors.ts';
+import { ALL, ApiError, emptyFieldErrors, errors, fieldError, notFound } from '../domain/errors.ts';
 import type { Input } from '../domain/types.ts';
 import { toFieldErrors } from '../contract/ajv-errors.ts';
 import { beyondSchema } from '../contract/beyond-schema.ts';
@@ -68,6 +68,9 @@ function validatedInput(operation: Operation, req: Request, params: Record<strin
     if (!READS.has(req.method) && req.method !== 'DELETE') rejectUnexpectedBody(req.body);
     return { query, body: {} as Input };
   }
+  // No body at all where openapi.yaml requires one (PATCH /clients/{id}/ with nothing): the schema of a PATCH
+  // takes any subset, `{}` included, so the missing body is named here rather than answered as a change of nothing.
+  if (req.body === undefined && operation.bodyRequired) throw fieldError(ALL, errors.required('A JSON body is required.'));
   const body = req.body === undefined ? {} : req.body;
   upgrade?.(body);
   check(bodyValidator, body);

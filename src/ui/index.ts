@@ -12,5 +12,10 @@ import { docsRouter } from './docs.ts';
 export function uiRouter(services: Services): Router {
   const router = express.Router();
   router.use(checkoutRouter(services), dashboardRouter(), docsRouter());
+  // Browsers ask every page's origin for an icon; the simulator has none, and a 404 left a console error and a
+  // log line per page. 204: there is nothing, and nothing is wrong.
+  router.get('/favicon.ico', (_req, res) => {
+    res.status(204).end();
+  });
   return router;
 }

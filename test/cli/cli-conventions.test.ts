@@ -33,6 +33,12 @@ describe('help and version', () => {
     expect(await runCli(['--version'])).toMatchObject({ code: 0, stdout: `${version}\n`, stderr: '' });
   });
 
+  it('--version with anything after it is a usage error: exit 2, one line, no version printed', async () => {
+    const result = await runCli(['--version', 'extra']);
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr).toBe('billing-sim: --version takes no argument, got "extra" (see billing-sim --help)\n');
+  });
+
   it.each([[['--help']], [['-h']], [['help']]])('%j prints the usage, naming every command, and exits 0', async (args) => {
     const result = await runCli(args);
     expect(result.code).toBe(0);

@@ -3,6 +3,7 @@
 // instants the JS date parser cannot hold, non-finite and absurd numbers, and huge bodies.
 
 import { describe, expect, it } from 'vitest';
+import { loadSpec } from '../../src/contract/spec.ts';
 import { useHarness } from '../support/harness.ts';
 import { clientBody, subscriptionBody } from '../builders/templates.ts';
 import { expectRejected, makeTemplate, sandboxWithClient, subscriberBody } from '../builders/engine.ts';
@@ -24,6 +25,37 @@ describe('keys named like Object properties', () => {
       expectRejected(res, name, 'unknown_field');
     }
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('every operation with a body answers each Object.prototype name sent as a field with 400 unknown_field naming it', async () => {
+    const UNKNOWN_ID = '6b042125-686a-43e0-8a68-23cf5bee102e';
+    const withBody = Object.entries(loadSpec().paths ?? {}).flatMap(([path, item]) =>
+      (['post', 'put', 'patch'] as const).filter((method) => item?.[method]?.requestBody).map((method) => ({ method: method.toUpperCase(), path })),
+    );
+    expect(withBody.length).toBeGreaterThan(20);
+    const passed: string[] = [];
+    for (const { method, path } of withBody) {
+      const url = path.replace(/\{[^}]+\}/g, UNKNOWN_ID);
+      const token = path === '/sim/v1/sandboxes' ? null : undefined;
+      for (const name of PROTOTYPE_NAMES) {
+        const res = await raw(method, url, `{"${name}": 1}`, token);
+        const listed = (res.body as Errors)[name];
+        if (res.status !== 400 || !listed?.some((detail) => detail.code === 'unknown_field')) passed.push(`${method} ${path} ${name} → ${res.status}`);
+      }
+    }
+    expect(passed).toEqual([]);
+  });
+
+  it('an operation whose body is required answers a request without one 400 under __all__ (a PATCH is not a change of nothing), and changes nothing', async () => {
+    const client = (await h.request('POST', '/api/v1/clients/', { body: clientBody({ full_name: 'Kept As Is' }) })).body as { id: string; updated_on: number };
+    for (const path of [`/api/v1/clients/${client.id}/`, `/api/v1/billing_templates/6b042125-686a-43e0-8a68-23cf5bee102e/`, '/sim/v1/clock']) {
+      const res = await h.request('PATCH', path);
+      expect(res.status, path).toBe(400);
+      expect(res.body, path).toEqual({ __all__: [{ code: 'required', message: 'A JSON body is required.' }] });
+    }
+    expect((await h.request('GET', `/api/v1/clients/${client.id}/`)).body).toMatchObject({ full_name: 'Kept As Is', updated_on: client.updated_on });
+    // An empty object is a body: a PATCH of no field.
+    expect((await h.request('PATCH', `/api/v1/clients/${client.id}/`, { body: {} })).status).toBe(200);
   });
 
   it('a template body with them at the top, in purchase and in a product names each by its dotted path', async () => {

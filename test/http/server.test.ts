@@ -10,6 +10,12 @@ const h = useHarness();
 const errorBody = (body: unknown) => body as Record<string, { message: string; code: string }[]>;
 
 describe('server', () => {
+  it('GET /favicon.ico answers 204 without a body: no console error and no 404 line for every page a browser opens', async () => {
+    const res = await fetch(`${h.origin}/favicon.ico`);
+    expect(res.status).toBe(204);
+    expect(await res.text()).toBe('');
+  });
+
   it('GET /healthz answers 200 without a token', async () => {
     const res = await h.request('GET', '/healthz', { token: null });
     expect(res.status).toBe(200);

@@ -163,6 +163,15 @@ describe('openapi.yaml', () => {
     expect(doc.servers).toEqual([{ url: 'http://127.0.0.1:4010', description: 'local simulator' }]);
   });
 
+  it('info.version is the package\'s version, and the description names no file the package does not ship', () => {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string; files: string[] };
+    const info = doc.info as { version: string; description: string };
+    expect(info.version).toBe(pkg.version);
+    // /docs shows this text: a file named there must be one a user of the package has.
+    const named = [...info.description.matchAll(/`([\w./-]+\.(?:md|yaml|json))`/g)].map((match) => match[1]!);
+    for (const file of named) expect(pkg.files.some((entry) => file === entry || file.startsWith(entry)), file).toBe(true);
+  });
+
   it('declares exactly the operations of DESIGN §3, with their operationIds', () => {
     const declared = Object.fromEntries(declaredOperations().map((op) => [op.id, `${op.method.toUpperCase()} ${op.path}`]));
     expect(declared).toEqual(OPERATIONS);
