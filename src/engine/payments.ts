@@ -216,6 +216,17 @@ export function chargeWithToken(sandbox: Sandbox, purchase: Purchase, tokenId: s
 }
 
 /**
+ * The payer's saved card declined at checkout (the page's "Decline" outcome with a saved card chosen): as a new
+ * card's decline there, the purchase becomes `error` with a failed attempt and `purchase.payment_failure`, and
+ * the page sends the payer to failure_redirect. The token is not used up: its own outcomes stay as they were.
+ */
+export function declineSavedCard(sandbox: Sandbox, purchase: Purchase, tokenId: string, ctx: Context): Purchase {
+  assertPayable(purchase);
+  const token = usableToken(sandbox, purchase, tokenId, ctx.clock.now());
+  return savePurchase(sandbox, declined(purchase, 'recurring_execute', token.payment_method, 'error', ctx, savedCard(sandbox, token.id)), 'purchase.payment_failure', ctx);
+}
+
+/**
  * DESIGN.md §4.4: a generated purchase is charged at once with the client's newest usable token;
  * a decline leaves it `sent` with an invoice when the subscriber asks for one; with no token the
  * invoice is e-mailed and the purchase waits for payment.

@@ -37,23 +37,28 @@ export type OutcomeName = keyof typeof OUTCOMES;
 const money = (purchase: Purchase, minor: number) => formatMoney(minor, purchase.purchase.currency);
 const methodName = (name: string) => findMethod(name)?.displayName ?? name;
 
+/** A quantity as a payer reads it: the stored "1.0000" is 1, "1.5000" is 1.5. */
+export const quantityText = (quantity: string): string => (quantity.includes('.') ? quantity.replace(/0+$/, '').replace(/\.$/, '') : quantity);
+
 function order(purchase: Purchase): SafeHtml {
   const details = purchase.purchase;
   const due = purchase.due === null ? 'No due date' : formatInstant(purchase.due, details.timezone);
+  // The due date matters only while the purchase waits for its money; a paid or cancelled page says what became of it.
+  const waiting = PAYABLE.has(purchase.status);
   return html`<section aria-labelledby="order-heading">
   <h2 id="order-heading">Your order</h2>
-  <table>
-    <thead><tr><th scope="col">Product</th><th scope="col" class="num">Quantity</th><th scope="col" class="num">Price</th><th scope="col" class="num">Amount</th></tr></thead>
+  <div class="table-wrap"><table>
+    <thead><tr><th scope="col">Product</th><th scope="col" class="num">Quantity</th><th scope="col" class="num wide-only">Price</th><th scope="col" class="num">Amount</th></tr></thead>
     <tbody>${details.products.map(
       (product) => html`
       <tr><td>${product.name}${product.discount ? html` <span class="hint">(discount ${money(purchase, product.discount)})</span>` : ''}${
         Number(product.tax_percent) > 0 ? html` <span class="hint">(tax ${product.tax_percent} %)</span>` : ''
-      }</td><td class="num">${product.quantity}</td><td class="num">${money(purchase, product.price)}</td><td class="num">${money(purchase, lineTotal(product))}</td></tr>`,
+      }</td><td class="num">${quantityText(product.quantity)}</td><td class="num wide-only">${money(purchase, product.price)}</td><td class="num">${money(purchase, lineTotal(product))}</td></tr>`,
     )}
     </tbody>
-    <tfoot><tr><th scope="row" colspan="3">Total</th><td class="num" id="total"><strong>${money(purchase, details.total)}</strong></td></tr></tfoot>
-  </table>
-  <p>Due: <span id="due">${due}</span></p>
+    <tfoot><tr><th scope="row" colspan="2">Total</th><td class="wide-only"></td><td class="num" id="total"><strong>${money(purchase, details.total)}</strong></td></tr></tfoot>
+  </table></div>
+  ${waiting ? html`<p>Due: <span id="due">${due}</span></p>` : ''}
   ${details.notes && html`<p class="hint">${details.notes}</p>`}
 </section>`;
 }
@@ -168,7 +173,7 @@ function paymentForm(view: CheckoutView): SafeHtml {
     <fieldset>
       <legend>Test outcome</legend>
       ${outcomes()}
-      <p class="hint">The outcome applies to a new payment method; a saved card answers as it was saved (approve, or decline later charges).</p>
+      <p class="hint">Decline declines this payment, with a new method or a saved card. Otherwise a saved card answers as it was saved (approve, or decline later charges).</p>
     </fieldset>
     <button type="submit" id="pay">Pay ${total}</button>
     ${cancelLink(view)}

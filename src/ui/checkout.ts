@@ -14,7 +14,7 @@ import { ApiError } from '../domain/errors.ts';
 import { findMethod, offeredMethods } from '../domain/payment-methods.ts';
 import { withStatus } from '../domain/purchases.ts';
 import type { Input, Purchase } from '../domain/types.ts';
-import { chargeWithToken, payAtCheckout } from '../engine/payments.ts';
+import { chargeWithToken, declineSavedCard, payAtCheckout } from '../engine/payments.ts';
 import { savePurchase } from '../engine/records.ts';
 import { checkoutPath } from '../engine/sandboxes.ts';
 import { clientTokens } from '../engine/tokens.ts';
@@ -109,7 +109,8 @@ function messages(error: ApiError): string[] {
 function pay(sandbox: Sandbox, purchase: Purchase, form: Record<string, unknown>, ctx: Context): Purchase {
   const payWith = typeof form.pay_with === 'string' ? form.pay_with : '';
   const [kind, value = ''] = payWith.split(/:(.*)/s);
-  if (kind === 'token') return chargeWithToken(sandbox, purchase, value, ctx);
+  // "Decline" declines whatever pays, a saved card too; the other outcomes leave a saved card to its own.
+  if (kind === 'token') return form.outcome === 'decline' ? declineSavedCard(sandbox, purchase, value, ctx) : chargeWithToken(sandbox, purchase, value, ctx);
   if (kind !== 'method') throw new ApiError(400, { pay_with: [{ message: 'Choose a payment method.', code: 'required' }] });
   const outcome = OUTCOMES[form.outcome as OutcomeName] ?? OUTCOMES.approve;
   const input: Input = { method: value, save_token: form.save_token === 'yes', ...outcome.pay };

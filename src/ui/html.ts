@@ -64,6 +64,15 @@ const STYLE = `
   table { border-collapse: collapse; width: 100%; }
   th, td { text-align: left; padding: .35rem .5rem; border-bottom: 1px solid #e5e8ec; vertical-align: top; }
   td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+  /* A table wider than its card on a phone (390 px) scrolls inside the card instead of running past it. */
+  .table-wrap { overflow-x: auto; }
+  td { overflow-wrap: break-word; }
+  td.num, th.num { white-space: nowrap; }
+  /* On a phone the unit price gives way to the line's amount, which says what is paid. */
+  @media (max-width: 30rem) {
+    body { padding: .75rem; } th, td { padding: .3rem .35rem; } main > section, main > form, .card { padding: .75rem; }
+    .wide-only { display: none; }
+  }
   fieldset { border: 1px solid #d9dde3; border-radius: 6px; margin: .75rem 0; padding: .5rem 1rem; }
   main > section > h2:first-child, main > form > h2:first-child { margin-top: 0; }
   legend { font-weight: 600; padding: 0 .25rem; }

@@ -117,6 +117,76 @@ describe('checkout page', () => {
       expect(await getPurchase(box, purchase.id)).toMatchObject({ status: 'paid', recurring_token: live });
     }));
 
+  it('"Decline" with a saved card preselected declines: the purchase is error with a failed attempt, the payer goes to failure_redirect, and the card still works', () =>
+    withPage(async ({ page }) => {
+      const box = await sandboxAt(h, NOW);
+      const client = await makeClient(box);
+      const card = await saveToken(box, client.id, { method: 'visa' });
+      const created = await box.req('POST', '/api/v1/purchases/', {
+        brand_id: box.brandId,
+        client_id: client.id,
+        purchase: { currency: 'EUR', products: [{ name: 'Returning order', price: 1500 }] },
+        success_redirect: `${h.origin}/healthz?paid`,
+        failure_redirect: `${h.origin}/healthz?failed`,
+      });
+      expect(created.status, created.text).toBe(201);
+      const purchase = created.body as { id: string; checkout_url: string };
+
+      await page.goto(purchase.checkout_url);
+      // A returning customer's saved card is the preselected choice.
+      expect(await page.locator(`input[name=pay_with][value="token:${card}"]`).isChecked()).toBe(true);
+      await page.getByLabel('Decline', { exact: true }).check();
+      await page.getByRole('button', { name: /^Pay / }).click();
+      await page.waitForURL(/\/healthz\?failed$/);
+      const after = await getPurchase(box, purchase.id);
+      expect(after).toMatchObject({ status: 'error', payment: null, recurring_token: null });
+      expect(after.transaction_data.attempts[0]).toMatchObject({ type: 'recurring_execute', successful: false, payment_method: 'visa' });
+
+      // Declining this payment did not spend the card: a charge with it still goes through.
+      const charged = await box.req('POST', `/api/v1/purchases/${purchase.id}/charge/`, { recurring_token: card });
+      expect(charged.status, charged.text).toBe(200);
+      expect(charged.body).toMatchObject({ status: 'paid', recurring_token: card });
+    }));
+
+  it('on a 390 px phone the order table stays inside its card, quantities read 2 and 1.5, and a paid page shows no "Due:"', () =>
+    withPage(async ({ page }) => {
+      await page.setViewportSize({ width: 390, height: 844 });
+      const box = await sandboxAt(h, NOW);
+      const client = await makeClient(box);
+      const created = await box.req('POST', '/api/v1/purchases/', {
+        brand_id: box.brandId,
+        client_id: client.id,
+        due: Math.floor(Date.parse(NOW) / 1000) + 86_400,
+        purchase: {
+          currency: 'EUR',
+          products: [
+            { name: 'Annual membership with priority support and the printed yearbook', price: 1_234_500, quantity: 2, tax_percent: 7.5, discount: 50_000 },
+            { name: 'Consulting', price: 12_000, quantity: '1.5' },
+          ],
+        },
+      });
+      expect(created.status, created.text).toBe(201);
+      const purchase = created.body as { id: string; checkout_url: string };
+      await page.goto(purchase.checkout_url);
+      const fits = () =>
+        page.evaluate(() => {
+          const card = document.querySelector('section[aria-labelledby="order-heading"]')!.getBoundingClientRect();
+          // The table, or the box that scrolls it sideways when the amounts need more room than a phone has.
+          const table = document.querySelector('section[aria-labelledby="order-heading"] .table-wrap')!.getBoundingClientRect();
+          return { page: document.documentElement.scrollWidth <= window.innerWidth, table: table.right <= card.right + 0.5 };
+        });
+      expect(await fits()).toEqual({ page: true, table: true });
+      expect(await page.locator('tbody td.num:nth-child(2)').allTextContents()).toEqual(['2', '1.5']);
+      expect(await page.locator('#due').count()).toBe(1);
+      await screenshot(page, 'checkout-390px');
+
+      await page.getByRole('button', { name: /^Pay / }).click();
+      await page.getByRole('heading', { name: 'Paid' }).waitFor();
+      expect(await page.locator('#due').count()).toBe(0);
+      expect(await page.content()).not.toContain('Due:');
+      expect(await fits()).toEqual({ page: true, table: true });
+    }));
+
   it('force_recurring: "save card" is checked, disabled and explained, and the payment saves the card', () =>
     withPage(async ({ page }) => {
       const box = await sandboxAt(h, NOW);

@@ -78,6 +78,21 @@ await sim.stop();`,
     expect(await inApp('node', ['start.mjs'])).toMatchObject({ code: 0, stdout: '200 36\n' });
   });
 
+  it('a CommonJS project loads it: require() where Node can require ES modules (20.19, 22.12 and later), import() everywhere', async () => {
+    writeFileSync(
+      join(app, 'start.cjs'),
+      `const { startSimulator } = require('billing-sim');
+(async () => {
+  const { startSimulator: imported } = await import('billing-sim');
+  const sim = await startSimulator({ port: 0, quiet: true });
+  const res = await fetch(sim.url + '/healthz');
+  console.log(res.status, imported === startSimulator);
+  await sim.stop();
+})();`,
+    );
+    expect(await inApp('node', ['start.cjs'])).toMatchObject({ code: 0, stdout: '200 true\n' });
+  });
+
   it('type-checks from TypeScript against the declarations it ships (no skipLibCheck)', async () => {
     writeFileSync(
       join(app, 'start.ts'),

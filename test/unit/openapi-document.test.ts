@@ -5,7 +5,7 @@
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseDocument } from 'yaml';
+import { isAlias, parseDocument, visit } from 'yaml';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { getHttpOperationsFromSpec } from '@stoplight/prism-http';
@@ -161,6 +161,17 @@ describe('openapi.yaml', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.jsonSchemaDialect).toBe('https://json-schema.org/draft/2020-12/schema');
     expect(doc.servers).toEqual([{ url: 'http://127.0.0.1:4010', description: 'local simulator' }]);
+  });
+
+  it('has no YAML anchors or aliases: tools built on swagger-parser lose aliased values (Specmatic sent amounts of 7e18)', () => {
+    const found: string[] = [];
+    visit(parsed, {
+      Node(_key, node) {
+        if (isAlias(node)) found.push(`alias *${node.source}`);
+        else if ('anchor' in node && node.anchor) found.push(`anchor &${node.anchor}`);
+      },
+    });
+    expect(found).toEqual([]);
   });
 
   it('info.version is the package\'s version, and the description names no file the package does not ship', () => {
