@@ -163,6 +163,19 @@ describe('openapi.yaml', () => {
     expect(doc.servers).toEqual([{ url: 'http://127.0.0.1:4010', description: 'local simulator' }]);
   });
 
+  it('every path parameter has an example, as Dredd requires to read the document ("Required URI parameter … has no example")', () => {
+    const missing: string[] = [];
+    for (const [path, item] of Object.entries(doc.paths)) {
+      const parameters = [item.parameters, ...['get', 'put', 'post', 'patch', 'delete'].map((method) => (item[method] as Node | undefined)?.parameters)].flat() as (Node | undefined)[];
+      for (const parameter of parameters) {
+        if (!parameter) continue;
+        const resolved = (typeof parameter.$ref === 'string' ? doc.components.parameters![(parameter.$ref as string).split('/').at(-1)!] : parameter) as Node;
+        if (resolved.in === 'path' && resolved.example === undefined && resolved.examples === undefined) missing.push(`${path} ${resolved.name as string}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
   it('has no YAML anchors or aliases: tools built on swagger-parser lose aliased values (Specmatic sent amounts of 7e18)', () => {
     const found: string[] = [];
     visit(parsed, {
