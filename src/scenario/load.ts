@@ -99,9 +99,13 @@ function toScenario(file: string, document: Document, text: string, lines: LineC
     }
     return 1;
   };
+  // A step is named by its number as the report counts them (from 1), not by its index in `steps` (from 0):
+  // `step 2, pay.outcome`, never `steps.1.pay.outcome … (step 2)`.
   const fail = (path: (string | number)[], message: string): never => {
-    const step = path[0] === 'steps' && typeof path[1] === 'number' ? ` (step ${path[1] + 1})` : '';
-    throw new ScenarioError(`${file}:${lineOf(path)}: ${path.length > 0 ? path.join('.') : 'the scenario'}: ${message}${step}`);
+    const inStep = path[0] === 'steps' && typeof path[1] === 'number';
+    const rest = path.slice(2).join('.');
+    const where = inStep ? `step ${(path[1] as number) + 1}${rest ? `, ${rest}` : ''}` : path.length > 0 ? path.join('.') : 'the scenario';
+    throw new ScenarioError(`${file}:${lineOf(path)}: ${where}: ${message}`);
   };
 
   const problem = checkScenario(value);

@@ -1,6 +1,6 @@
 // The scenario format's JSON Schema (scenario.schema.json at the package root, the same file an
 // editor can use for completion), compiled once with ajv, and its first error in words: the dotted
-// path of the bad value (`steps.3.advance.by`) and what is wrong there.
+// path of the bad value ([steps, 3, advance, by], which load.ts names `step 4, advance.by`) and what is wrong there.
 //
 // The schema carries `errorMessage` on the values whose generic error would say little (a step
 // with no kind, an advance with both `by` and `to`); VS Code's JSON language service shows the

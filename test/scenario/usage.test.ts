@@ -28,7 +28,7 @@ const HEAD = 'name: bad\nsandbox: {now: 2028-02-29T09:00:00Z}\nsteps:\n  - reque
 
 describe('a file that is not a valid scenario (each kind of problem: format.test.ts)', () => {
   it.each([
-    ['an advance with both by and to', `${HEAD}  - advance: {by: P1M, to: 2028-04-01}\n`, '6: steps.1.advance: advance takes exactly one of by', '(step 2)'],
+    ['an advance with both by and to', `${HEAD}  - advance: {by: P1M, to: 2028-04-01}\n`, '6: step 2, advance: advance takes exactly one of by'],
     ['an unquoted reference inside {…}', `${HEAD}  - pay: {purchase: \${clients}}\n`, '6:22: not YAML: ', 'write a reference in quotes: "${name}"'],
   ])('%s: exit 2 naming the file, the line and the path', async (_, text, ...what) => {
     const file = join(dir, 'bad.yaml');
@@ -39,7 +39,7 @@ describe('a file that is not a valid scenario (each kind of problem: format.test
   it('one bad file among good ones: nothing runs', async () => {
     const file = join(dir, 'second.yaml');
     writeFileSync(file, `${HEAD}  - expect: {count: purchases}\n`);
-    expectOneLineError(await runCli(['scenario', 'run', 'fixtures/scenarios/month-end-anchoring.yaml', file], 60_000), `${file}:6: steps.1.expect: a count takes is`);
+    expectOneLineError(await runCli(['scenario', 'run', 'fixtures/scenarios/month-end-anchoring.yaml', file], 60_000), `${file}:6: step 2, expect: a count takes is`);
   });
 });
 
