@@ -1,5 +1,5 @@
 // The scenario format's JSON Schema (scenario.schema.json at the package root, the same file an
-// editor can use for completion), compiled once with ajv, and its first error in words: the dotted
+// editor can use for completion), compiled once with ajv, and its first error in words: the
 // path of the bad value ([steps, 3, advance, by], which load.ts names `step 4, advance.by`) and what is wrong there.
 //
 // The schema carries `errorMessage` on the values whose generic error would say little (a step
