@@ -1,7 +1,7 @@
 // The QA dashboard's actions (served as /ui/dashboard-actions.js before /ui/dashboard.js, no build
 // step): the buttons and forms of each purchase and subscriber, the new-sandbox button, and how an
-// action runs and shows its result. Both files are classic scripts, so they share one global scope:
-// this one only defines, and dashboard-browser.js (the view, the token, the start) calls.
+// action runs and shows its result. The dashboard's files are classic scripts sharing one global
+// scope: this one only defines, and dashboard-browser.js (the view, the token, the start) calls.
 
 // ---------------------------------------------------------------- actions
 

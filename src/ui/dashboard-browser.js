@@ -7,7 +7,8 @@
 // can be shared. Each action is one API request; its button (and the other buttons of the same
 // purchase or subscriber) is disabled while it runs, its result or the API's first error message is
 // written into that object's `role=status` element, and the whole view is then read again. The
-// actions themselves are in dashboard-actions.js, loaded first; this file is the view and the start.
+// actions themselves are in dashboard-actions.js and the creating forms (with the API's messages
+// beside their fields) in dashboard-create.js, both loaded first; this file is the view and the start.
 
 const KEY = 'billing-sim.token';
 /** Events that move money (the timeline's kind `charge`); the rest are `event`. */
@@ -66,13 +67,17 @@ function table(caption, headers, rows, attrsOf = () => ({})) {
     el('tbody', {}, rows.map((cells, index) => el('tr', attrsOf(index), cells.map((cell) => el('td', {}, cell))))));
 }
 
-/** A refused request: `first` is the error body's first field and message ("token_outcomes: …"; `__all__` is left out). */
+/**
+ * A refused request: `first` is the error body's first field and message ("token_outcomes: …";
+ * `__all__` is left out), `errors` the whole body (field path → [{message, code}]) when it is one.
+ */
 class ApiFailure extends Error {
   constructor(method, path, status, data) {
     const [field, details] = (data && typeof data === 'object' && Object.entries(data)[0]) || [];
     const message = Array.isArray(details) ? details[0]?.message : undefined;
     super(`${method} ${path} → ${status}${field ? `: ${field}: ${message}` : ''}`);
     this.first = message ? (field === '__all__' ? message : `${field}: ${message}`) : `The API answered ${status}.`;
+    this.errors = data && typeof data === 'object' && !Array.isArray(data) ? data : null;
   }
 }
 
@@ -244,14 +249,25 @@ function renderSubscribers(templates, clients, purchases, events, outbox) {
   $('attention').textContent = attention ? `${attention} of ${rows.length} subscriber(s) need attention: failed charges or unpaid purchases past due.` : '';
 }
 
-function renderTemplates(templates) {
-  $('templates').replaceChildren(table('Templates', ['Title', 'Kind', 'Amount', 'Paused', 'Subscribers'], templates.map((t) => [
-    t.title || t.id,
-    t.is_subscription ? `every ${t.subscription_period} ${t.subscription_period === 1 ? t.subscription_period_units.replace(/s$/, '') : t.subscription_period_units}` : 'one-time',
-    money(t.purchase.total, t.purchase.currency),
-    t.is_subscription && t.subscription_paused ? 'paused' : 'no',
-    String(t.subscribers.length),
-  ])));
+/** Each template, with the button that opens its form (add a subscriber, send an invoice) and that form's row when open. */
+function renderTemplates(templates, clients) {
+  if (!templates.length) return $('templates').replaceChildren(el('p', { class: 'hint' }, 'No templates.'));
+  const headers = ['Title', 'Kind', 'Amount', 'Paused', 'Subscribers', 'Actions'];
+  $('templates').replaceChildren(el('table', {}, el('caption', { class: 'hint' }, 'Templates'),
+    el('thead', {}, el('tr', {}, headers.map((header) => el('th', { scope: 'col' }, header)))),
+    el('tbody', {}, templates.flatMap((t) => {
+      const name = t.title || t.id;
+      const cells = [
+        name,
+        t.is_subscription ? `every ${t.subscription_period} ${t.subscription_period === 1 ? t.subscription_period_units.replace(/s$/, '') : t.subscription_period_units}` : 'one-time',
+        money(t.purchase.total, t.purchase.currency),
+        t.is_subscription && t.subscription_paused ? 'paused' : 'no',
+        String(t.subscribers.length),
+        templateActions(t, name),
+      ];
+      const row = el('tr', { 'data-template': t.id }, cells.map((cell) => el('td', {}, cell)));
+      return templateForms.has(t.id) ? [row, templateFormRow(t, name, clients)] : [row];
+    }))));
 }
 
 function renderOutbox(outbox, purchases) {
@@ -267,7 +283,8 @@ let view = null;
 function render() {
   if (!view) return;
   const { templates, clients, purchases, events, outbox } = view;
-  renderTemplates(templates);
+  renderClients(clients);
+  renderTemplates(templates, clients);
   renderSubscribers(templates, clients, purchases, events, outbox);
   renderPurchases(purchases, clients);
   renderOutbox(outbox, purchases);
@@ -341,6 +358,7 @@ async function useToken(next, { keepResult = false } = {}) {
   $('token').value = token;
   showTokenInAddress();
   for (const kept of [opened, results, forms, formRows, methods]) kept.clear();
+  forgetForms();
   if (!keepResult) $('new-sandbox-result').textContent = '';
   $('processed').textContent = '';
   view = null;
@@ -356,6 +374,7 @@ $('forget').addEventListener('click', () => {
   say('Token forgotten.');
 });
 $('new-sandbox').addEventListener('click', newSandbox);
+wireCreateForms();
 for (const button of document.querySelectorAll('button.advance')) button.addEventListener('click', () => advance({ by: button.dataset.by }));
 $('advance-form').addEventListener('submit', (event) => {
   event.preventDefault();

@@ -3,14 +3,18 @@
 // the sandbox token (from the link's `#token=`, `?token=`, or pasted here). The page holds no
 // sandbox state of its own: everything it shows is what a client of the API sees, and every action
 // is a request of the public API (/api/v1 or /sim/v1) with that token, after which it reads again.
-// The forms an action needs (pay, refund) are <template>s here, so the markup stays in one place.
+// The forms an action needs (pay, refund, add a subscriber, send an invoice) are <template>s here and
+// the forms that create (a client, a template) are in the page, so the markup stays in one place.
+// Every control of a creating form is named by its path in the request body (`purchase.currency`),
+// which is also the key under which the API's error body answers it (dashboard-create.js).
 
 import { fileURLToPath } from 'node:url';
 import express, { type Router } from 'express';
-import { html, page, raw } from './html.ts';
+import { html, page, raw, type SafeHtml } from './html.ts';
 
 const SCRIPT = fileURLToPath(new URL('./dashboard-browser.js', import.meta.url));
 const ACTIONS_SCRIPT = fileURLToPath(new URL('./dashboard-actions.js', import.meta.url));
+const CREATE_SCRIPT = fileURLToPath(new URL('./dashboard-create.js', import.meta.url));
 
 const ADVANCES = [
   { by: 'P1D', label: '+1 day' },
@@ -69,6 +73,127 @@ const ACTIONS = `
   ul.warnings li::before { content: "⚠" / ""; margin-right: .35rem; }
   #attention { font-weight: 600; color: #7c2d12; }
 `;
+
+/**
+ * The creating forms and the API's messages beside their fields. A refused field is marked by a red
+ * border and its message in words (aria-invalid and aria-describedby say the same to a screen reader).
+ */
+const CREATE = `
+  h3 { font-size: 1.05rem; margin: 1.25rem 0 .5rem; }
+  .create-form { display: flex; flex-wrap: wrap; gap: .6rem 1.25rem; align-items: flex-start; }
+  .create-form > fieldset { flex-basis: 100%; display: flex; flex-wrap: wrap; gap: .6rem 1.25rem; margin: 0; }
+  .create-form > fieldset[hidden] { display: none; }
+  .create-form legend { flex-basis: 100%; }
+  .create-form .field { display: flex; flex-direction: column; gap: .15rem; max-width: 22rem; }
+  .create-form .field > label { font-size: .9rem; }
+  .create-form .field.check { align-self: flex-end; padding-bottom: .4rem; }
+  .create-form .field.check > label { display: flex; align-items: center; gap: .4rem; }
+  .create-form .actions-line { flex-basis: 100%; display: flex; gap: .5rem; align-items: center; }
+  .create-form select, .create-form input[type=number], .create-form input[type=email], .create-form input[type=datetime-local] {
+    font: inherit; padding: .3rem .45rem; border: 1px solid #9aa3ad; border-radius: 4px; background: #fff; }
+  .create-form > .hint { flex-basis: 100%; margin: -.25rem 0 0; }
+  .create-form select:focus-visible { outline: 3px solid #f59e0b; outline-offset: 2px; }
+  .create-form [aria-invalid=true] { border: 2px solid #b42318; }
+  .field-error { color: #8b1a1a; font-size: .85rem; margin: .2rem 0 0; }
+  .field-error::before { content: "✖" / ""; margin-right: .3rem; }
+  ul.form-errors { flex-basis: 100%; margin: 0; padding: .4rem .75rem; list-style: none; color: #8b1a1a; background: #fdecea; border: 1px solid #e0a39d; border-radius: 6px; }
+  ul.form-errors[hidden] { display: none; }
+  #clients details > summary { cursor: pointer; }
+  #templates tr[data-template] > td:last-child { min-width: 14rem; }
+`;
+
+/**
+ * A labelled control in a creating form; the API's message for it is added to the same `.field`. The
+ * label does not wrap the control, whose name would then take in a select's chosen option ("Client
+ * Choose a client…"): dashboard-create.js links the two by id, unique for each form it clones.
+ */
+const field = (label: string | SafeHtml, control: SafeHtml) => html`<div class="field"><label>${label}</label> ${control}</div>`;
+/** A checkbox: a boolean of the body, always sent (checked or not). */
+const check = (label: string, control: SafeHtml) => html`<div class="field check"><label>${control} ${label}</label></div>`;
+const FORM_ERRORS = html`<ul class="form-errors" tabindex="-1" hidden></ul>`;
+const UNITS = ['days', 'weeks', 'months'];
+const units = (name: string, chosen: string) =>
+  html`<select name="${name}">${UNITS.map((unit) => html`<option value="${unit}" ${unit === chosen ? raw('selected') : ''}>${unit}</option>`)}</select>`;
+
+/** POST /api/v1/clients/: an e-mail (or bank details) is what the API requires; the rest is the cheap part of a client. */
+const CLIENT_FORM = html`<h3 id="new-client-heading">New client</h3>
+<form id="client-form" class="create-form" aria-labelledby="new-client-heading" novalidate>
+  ${FORM_ERRORS}
+  ${field('E-mail', html`<input type="email" name="email" size="28" autocomplete="off" spellcheck="false">`)}
+  ${field('Full name', html`<input type="text" name="full_name" size="24" autocomplete="off">`)}
+  ${field('Phone', html`<input type="text" name="phone" size="16" autocomplete="off">`)}
+  ${field('Country (ISO code)', html`<input type="text" name="country" size="4" autocomplete="off" placeholder="DE">`)}
+  <div class="actions-line"><button type="submit">Create client</button></div>
+</form>
+<p id="client-result" class="result" role="status" aria-live="polite"></p>`;
+
+/**
+ * POST /api/v1/billing_templates/: the kind chooses which fieldset is sent (the other is disabled, so
+ * the API never sees a read-only field). Prefilled with the spec's defaults of the cycle fields.
+ */
+const TEMPLATE_FORM = html`<h3 id="new-template-heading">New billing template</h3>
+<form id="template-form" class="create-form" aria-labelledby="new-template-heading" novalidate>
+  ${FORM_ERRORS}
+  <fieldset><legend>Kind</legend>
+    <label class="choice"><input type="radio" name="is_subscription" value="true" data-type="boolean" checked> Subscription (recurring invoices)</label>
+    <label class="choice"><input type="radio" name="is_subscription" value="false" data-type="boolean"> One-time invoices</label>
+  </fieldset>
+  ${field('Title', html`<input type="text" name="title" size="24" autocomplete="off">`)}
+  ${field('Product', html`<input type="text" name="purchase.products.0.name" size="20" autocomplete="off">`)}
+  ${field('Unit price', html`<input type="text" name="purchase.products.0.price" data-type="money" size="10" inputmode="decimal" placeholder="29.90" aria-describedby="price-hint">`)}
+  ${field('Currency', html`<input type="text" name="purchase.currency" size="5" value="EUR" autocomplete="off">`)}
+  ${field('Time zone', html`<input type="text" name="purchase.timezone" size="16" placeholder="UTC" autocomplete="off">`)}
+  <p class="hint" id="price-hint">Prices in the currency's units (29.90), sent in minor units (2990).</p>
+  ${check('Always save the card (force_recurring)', html`<input type="checkbox" name="force_recurring">`)}
+  <fieldset data-kind="true"><legend>Subscription</legend>
+    ${field('Billing period', html`<input type="number" name="subscription_period" value="1" min="1" max="256">`)}
+    ${field('Period unit', units('subscription_period_units', 'months'))}
+    ${field('Due period', html`<input type="number" name="subscription_due_period" value="7" min="1" max="256">`)}
+    ${field('Due period unit', units('subscription_due_period_units', 'days'))}
+    ${field('Trial periods', html`<input type="number" name="subscription_trial_periods" value="0" min="0" max="256">`)}
+    ${check('Charge at the end of each period', html`<input type="checkbox" name="subscription_charge_period_end">`)}
+  </fieldset>
+  <fieldset data-kind="false" hidden disabled><legend>One-time invoice</legend>
+    ${field('Due (UTC)', html`<input type="datetime-local" name="due" data-type="instant">`)}
+    ${field('Issued (date)', html`<input type="date" name="issued">`)}
+    ${check('Authorise only (skip_capture)', html`<input type="checkbox" name="skip_capture">`)}
+    ${check('Send a receipt', html`<input type="checkbox" name="send_receipt">`)}
+  </fieldset>
+  <div class="actions-line"><button type="submit">Create template</button></div>
+</form>
+<p id="template-result" class="result" role="status" aria-live="polite"></p>`;
+
+const CLIENT_CHOICE = field('Client', html`<select name="client_id"></select>`);
+const METHODS = field('Payment methods', html`<input type="text" name="payment_method_whitelist" data-type="list" size="20" placeholder="all, or: visa, mastercard" autocomplete="off">`);
+
+/** POST /api/v1/billing_templates/{id}/add_subscriber/, opened under a subscription template's row. */
+const SUBSCRIBER_FORM = html`<template id="subscriber-form">
+  <form class="create-form" data-form="subscriber" novalidate>
+    ${FORM_ERRORS}
+    ${CLIENT_CHOICE}
+    ${field('Start of the billing cycle', html`<input type="date" name="subscription_deduction_date">`)}
+    ${field('Mandate expires', html`<input type="date" name="mandate_expiry_date">`)}
+    ${field('First deduction (optional)', html`<input type="date" name="subscription_first_deduction_date">`)}
+    ${field(html`First deduction amount (<span data-currency></span>)`, html`<input type="text" name="subscription_first_deduction_amount" data-type="money" size="10" inputmode="decimal">`)}
+    ${field('Service type', html`<select name="default_service_type"><option value="TWODAY" selected>TWODAY</option><option value="ONEDAY">ONEDAY</option></select>`)}
+    ${METHODS}
+    ${check('Receipt when a charge succeeds', html`<input type="checkbox" name="send_receipt" checked>`)}
+    ${check('Invoice when a charge fails', html`<input type="checkbox" name="send_invoice_on_charge_failure" checked>`)}
+    ${check('E-mail the first invoice now', html`<input type="checkbox" name="send_invoice_on_add_subscriber">`)}
+    <p class="hint">Dates are days in the template's time zone; the cycle starts at least 4 days after today.</p>
+    <div class="actions-line"><button type="submit" class="small">Add subscriber</button> <button type="button" class="small secondary" data-close>Cancel</button></div>
+  </form>
+</template>`;
+
+/** POST /api/v1/billing_templates/{id}/send_invoice/, opened under a one-time template's row. */
+const INVOICE_FORM = html`<template id="invoice-form">
+  <form class="create-form" data-form="invoice" novalidate>
+    ${FORM_ERRORS}
+    ${CLIENT_CHOICE}
+    ${METHODS}
+    <div class="actions-line"><button type="submit" class="small">Send invoice</button> <button type="button" class="small secondary" data-close>Cancel</button></div>
+  </form>
+</template>`;
 
 function section(id: string, title: string, hint: string) {
   return html`<section aria-labelledby="${id}-heading">
@@ -139,7 +264,16 @@ export function dashboardPage(): string {
     </form>
     <p id="processed" class="hint" role="status" aria-live="polite"></p>
   </section>
-  ${section('templates', 'Billing templates', 'Paste a token to see the sandbox.')}
+  <section aria-labelledby="clients-heading">
+    <h2 id="clients-heading">Clients</h2>
+    <div id="clients"><p class="hint">The sandbox's clients, newest first.</p></div>
+    ${CLIENT_FORM}
+  </section>
+  <section aria-labelledby="templates-heading">
+    <h2 id="templates-heading">Billing templates</h2>
+    <div id="templates"><p class="hint">Paste a token to see the sandbox.</p></div>
+    ${TEMPLATE_FORM}
+  </section>
   <section aria-labelledby="subscribers-heading">
     <h2 id="subscribers-heading">Subscribers</h2>
     <p id="attention"></p>
@@ -150,9 +284,12 @@ export function dashboardPage(): string {
 </main>
 ${PAY_FORM}
 ${REFUND_FORM}
+${SUBSCRIBER_FORM}
+${INVOICE_FORM}
 <script src="/ui/dashboard-actions.js" defer></script>
+<script src="/ui/dashboard-create.js" defer></script>
 <script src="/ui/dashboard.js" defer></script>`,
-    html`<style>${raw(BADGES + ACTIONS)}</style>`,
+    html`<style>${raw(BADGES + ACTIONS + CREATE)}</style>`,
   );
 }
 
@@ -161,5 +298,6 @@ export function dashboardRouter(): Router {
   router.get('/', (_req, res) => void res.type('html').send(dashboardPage()));
   router.get('/ui/dashboard.js', (_req, res) => res.type('text/javascript').sendFile(SCRIPT));
   router.get('/ui/dashboard-actions.js', (_req, res) => res.type('text/javascript').sendFile(ACTIONS_SCRIPT));
+  router.get('/ui/dashboard-create.js', (_req, res) => res.type('text/javascript').sendFile(CREATE_SCRIPT));
   return router;
 }
