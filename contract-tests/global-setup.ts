@@ -7,7 +7,8 @@
 //
 // Cleanup: the workers note what they create in the accounts in a ledger folder made here
 // (lib/ledger.ts); the teardown deletes it (lib/cleanup.ts) unless CONTRACT_KEEP=1, and prints what
-// it could not delete. The suite's own simulator needs none: it stops with everything in it.
+// it could not delete. A simulator's sandboxes that the preflight made for the run (lib/own-sandboxes.ts)
+// are deleted whole. The suite's own simulator needs none: it stops with everything in it.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,12 +18,25 @@ import { discoverCapabilities } from './lib/capabilities.ts';
 import { cleanUp, cleanupLines, keptLines, unreachableLine } from './lib/cleanup.ts';
 import type { TargetConfig } from './lib/config.ts';
 import { readLedger } from './lib/ledger.ts';
+import { sandboxesLines } from './lib/own-sandboxes.ts';
 import { preflight, unprovenNote, type ResolvedTarget } from './lib/preflight.ts';
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const baseUrl = process.env.CONTRACT_BASE_URL?.replace(/\/+$/, '') ?? '';
   if (baseUrl === '') return selfHosted(project);
-  const target: TargetConfig = { ...(await resolved(baseUrl)), ledger: mkdtempSync(join(tmpdir(), 'billing-sim-contract-')) };
+  const found = await resolved(baseUrl);
+  if (found.ownSandboxes) {
+    // Nothing to note and delete one by one: the sandboxes go whole.
+    project.provide('target', { ...found, ledger: '' });
+    return async () => {
+      try {
+        console.log(['', ...(await sandboxesLines(baseUrl, [found.token, found.token2], process.env.CONTRACT_KEEP === '1'))].join('\n'));
+      } catch (error) {
+        console.log(`\n${unreachableLine(error)}`);
+      }
+    };
+  }
+  const target: TargetConfig = { ...found, ledger: mkdtempSync(join(tmpdir(), 'billing-sim-contract-')) };
   project.provide('target', target);
   return async () => {
     try {
@@ -42,7 +56,9 @@ async function resolved(baseUrl: string): Promise<ResolvedTarget> {
   const given = process.env.CONTRACT_TARGET ? (JSON.parse(process.env.CONTRACT_TARGET) as ResolvedTarget) : undefined;
   if (given?.baseUrl === baseUrl) return given;
   const env = process.env;
-  const result = await preflight({ baseUrl, token: env.CONTRACT_TOKEN, token2: env.CONTRACT_TOKEN2, brandId: env.CONTRACT_BRAND_ID, brandId2: env.CONTRACT_BRAND_ID2 });
+  const result = await preflight({
+    baseUrl, token: env.CONTRACT_TOKEN, token2: env.CONTRACT_TOKEN2, brandId: env.CONTRACT_BRAND_ID, brandId2: env.CONTRACT_BRAND_ID2, inAccounts: env.CONTRACT_IN_ACCOUNTS === '1',
+  });
   if (!result.ok) throw new Error(`billing-sim contract: ${result.problem}`);
   for (const note of result.notes) console.log(note);
   return result.target;
@@ -71,6 +87,7 @@ async function selfHosted(project: TestProject): Promise<() => Promise<void>> {
       brandId2: two.brandId,
       capabilities,
       selfHosted: true,
+      ownSandboxes: false,
       ledger: '',
     };
     project.provide('target', target);

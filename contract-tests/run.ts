@@ -28,6 +28,8 @@ export interface ContractOptions {
   junit?: string;
   /** Keep what the suite created instead of deleting it at the end. */
   keep?: boolean;
+  /** Check in the accounts of token and token2 even when the target is a simulator (lib/own-sandboxes.ts). */
+  inAccounts?: boolean;
   /** Print each failed check's exchanges. */
   verbose?: boolean;
   /** Only these groups of checks (a check file's top-level describe). */
@@ -47,6 +49,7 @@ export async function runContract(options: ContractOptions): Promise<number> {
     CONTRACT_BRAND_ID2: options.brandId2,
     CONTRACT_JUNIT: options.junit,
     CONTRACT_KEEP: options.keep ? '1' : undefined,
+    CONTRACT_IN_ACCOUNTS: options.inAccounts ? '1' : undefined,
     CONTRACT_VERBOSE: options.verbose ? '1' : undefined,
     CONTRACT_GROUP: options.groups?.length ? options.groups.join(',') : undefined,
     CONTRACT_LEVEL: options.level,
@@ -64,7 +67,7 @@ export async function runContract(options: ContractOptions): Promise<number> {
   const baseUrl = process.env.CONTRACT_BASE_URL;
   if (baseUrl) {
     const { CONTRACT_TOKEN: token, CONTRACT_TOKEN2: token2, CONTRACT_BRAND_ID: brandId, CONTRACT_BRAND_ID2: brandId2 } = process.env;
-    const result = await preflight({ baseUrl, token, token2, brandId, brandId2 });
+    const result = await preflight({ baseUrl, token, token2, brandId, brandId2, inAccounts: process.env.CONTRACT_IN_ACCOUNTS === '1' });
     if (!result.ok) {
       console.error(`billing-sim contract: ${result.problem}`);
       return 2;

@@ -3,9 +3,9 @@
 // dist/ is made anew each time, so a deleted source leaves no stale module behind.
 
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { parse } from 'yaml';
@@ -33,14 +33,63 @@ copyFileSync(at('src/ui/dashboard-actions.js'), at('dist/src/ui/dashboard-action
 copyFileSync(at('src/ui/dashboard-create.js'), at('dist/src/ui/dashboard-create.js'));
 // src/scenario/schema reads ../../scenario.schema.json; the package root keeps its own copy for editors.
 copyFileSync(at('scenario.schema.json'), at('dist/scenario.schema.json'));
+// The API reference's Swagger UI (src/ui/docs serves ./swagger-ui/), with its licence and notices:
+// the package ships these files and not swagger-ui-dist, whose dependency @scarf/scarf reports each
+// install (an install script every consumer's npm flags).
+const swaggerUi = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+mkdirSync(at('dist/src/ui/swagger-ui'), { recursive: true });
+for (const file of ['swagger-ui-bundle.js', 'swagger-ui-bundle.js.LICENSE.txt', 'swagger-ui.css', 'LICENSE', 'NOTICE']) {
+  copyFileSync(join(swaggerUi, file), at(`dist/src/ui/swagger-ui/${file}`));
+}
+
+// Prism's parts that contract-tests/lib/prism reads documents and checks responses with, bundled into
+// that module with what they import (ajv aside, a dependency of the package's own), so the package
+// needs no @stoplight/prism-http at run time: installed, it brings some 70 MB (a mock server's faker,
+// postman-collection, …) these parts never load. Beside the bundle, each bundled package's licence.
+const prism = at('dist/contract-tests/lib/prism.js');
+const { metafile } = await build({
+  entryPoints: [prism],
+  outfile: prism,
+  allowOverwrite: true,
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  external: ['ajv'],
+  // ES modules where a package has them: jsonc-parser's `main` is a UMD module that requires its own
+  // parts at run time, which a bundle does not hold.
+  mainFields: ['module', 'main'],
+  minifyWhitespace: true,
+  minifySyntax: true,
+  legalComments: 'none',
+  metafile: true,
+  banner: { js: "import { createRequire as createRequireOfPrism } from 'node:module'; const require = createRequireOfPrism(import.meta.url);" },
+  logLevel: 'warning',
+});
+writeFileSync(`${prism}.LICENSES.txt`, bundledLicences(metafile));
+
+/** The name, version and licence text of every package a bundle holds files of, for its LICENSES file. */
+function bundledLicences({ inputs }) {
+  const folders = new Set();
+  for (const input of Object.keys(inputs)) {
+    const match = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input);
+    if (match) folders.add(match[1]);
+  }
+  return [...folders].sort().map((folder) => {
+    const { name, version, license } = JSON.parse(readFileSync(at(`${folder}/package.json`), 'utf8'));
+    const file = readdirSync(at(folder)).find((entry) => /^(licen[cs]e|copying)/i.test(entry));
+    const text = file ? readFileSync(at(`${folder}/${file}`), 'utf8').trim() : `${license} (the package ships no licence file)`;
+    return `${name}@${version} (${license})\n\n${text}\n`;
+  }).join(`\n${'-'.repeat(72)}\n\n`);
+}
 
 // The CLI as one module. Loading the 80 modules tsc writes and the 60-odd CommonJS files of express
 // and its kin was most of a start (about 40 % of its CPU); bundled, dist/src/cli.js loads as one
 // file, and each lazily imported command (contract, proxy, scenario, export/import, --data) as a
 // chunk beside it, cli.*.js. dist/src/index.js, the package's import, stays as tsc wrote it.
 // Left out: what loads lazily or must stay a file of its own (ajv and yaml, required on first use;
-// better-sqlite3's native module; the assets of swagger-ui-dist; prism and vitest, which load their
-// own files), and iconv-lite's code tables and mime-db: 770 KB of JavaScript that a bundle compiles
+// better-sqlite3's native module; Prism's parts, bundled above into a module of their own that the
+// contract suite's checks import too; vitest, which loads its own files), and iconv-lite's code tables and mime-db: 770 KB of JavaScript that a bundle compiles
 // at every start, while from node_modules the tables load only for a body that is not UTF-8 and
 // mime-db is read as JSON. Each module still finds its files (openapi.json, the dashboard's scripts, the checks)
 // where it did: its import.meta.url is its own dist/ path again (moduleUrl).
@@ -58,6 +107,17 @@ const moduleUrl = {
     });
   },
 };
+/** Imports of contract-tests/lib/prism load the bundle made above, a file of its own beside the CLI's chunks. */
+const prismBundle = {
+  name: 'prism-bundle',
+  setup(builder) {
+    builder.onResolve({ filter: /\/prism\.js$/ }, ({ path, resolveDir }) => {
+      const target = join(resolveDir, path);
+      if (target !== prism) return undefined;
+      return { path: relative(srcDir, prism).split('\\').join('/').replace(/^(?!\.)/, './'), external: true };
+    });
+  },
+};
 await build({
   entryPoints: [at('dist/src/cli.js')],
   outdir: srcDir,
@@ -68,10 +128,10 @@ await build({
   platform: 'node',
   target: 'node20',
   chunkNames: 'cli.[name]-[hash]',
-  external: ['ajv', 'ajv-formats', 'yaml', 'better-sqlite3', 'swagger-ui-dist', '@stoplight/*', 'vitest', 'vitest/*', 'iconv-lite', 'mime-db'],
+  external: ['ajv', 'ajv-formats', 'yaml', 'better-sqlite3', 'vitest', 'vitest/*', 'iconv-lite', 'mime-db'],
   // The CommonJS packages it holds call require (for node: modules too), which an ES module lacks.
   banner: { js: "import { createRequire as createRequireOfCli } from 'node:module'; const require = createRequireOfCli(import.meta.url);" },
-  plugins: [moduleUrl],
+  plugins: [moduleUrl, prismBundle],
   logLevel: 'warning',
 });
 // The bin runs as a program from a clone too (npm sets the mode itself when it installs a package).

@@ -15,6 +15,7 @@ import { DEFAULT_HOST, DEFAULT_PORT, startSimulator } from './index.ts';
 import { createSnapshotValidator } from './store/snapshot.ts';
 import { DataFileError } from './store/sqlite-rows.ts';
 import { DEFAULT_PROXY_PORT } from './proxy/limits.ts';
+import { watchStarter } from './starter.ts';
 import { integerFlag, parseCommand, requiredFlag, stringFlag, UsageError, type FlagSpec } from './cli-args.ts';
 
 const USAGE = `usage: billing-sim [serve|contract|proxy|scenario|export|import] [flags]   (no command: serve)
@@ -68,17 +69,20 @@ const CONTRACT_FLAGS: Record<string, FlagSpec> = {
   'brand-id2': { type: 'string' },
   junit: { type: 'string' },
   keep: { type: 'boolean' },
+  'in-accounts': { type: 'boolean' },
   verbose: { type: 'boolean' },
   group: { type: 'string', multiple: true },
   level: { type: 'string' },
 };
 
-const CONTRACT_USAGE = `usage: billing-sim contract [--base-url URL --token TOKEN] [--token2 TOKEN] [--brand-id ID] [--brand-id2 ID] [--junit FILE]
-                            [--keep] [--verbose] [--group NAME]... [--level normative|informative] [FILTER]...
+const CONTRACT_USAGE = `usage: billing-sim contract [--base-url URL [--token TOKEN]] [--token2 TOKEN] [--brand-id ID] [--brand-id2 ID] [--junit FILE]
+                            [--keep] [--in-accounts] [--verbose] [--group NAME]... [--level normative|informative] [FILTER]...
   checks a server against openapi.yaml; exit 1 when a normative check fails, 2 when the target cannot be
   checked (the preflight says what to pass)
   --base-url  the API base URL of the server to check, e.g. http://127.0.0.1:4010/api/v1 (default: a
-              simulator started for the run, with two fresh sandboxes)
+              simulator started for the run, with two fresh sandboxes). A simulator there (one that makes
+              sandboxes) is checked in two new sandboxes of the suite's own, deleted at the end: the
+              tokens are not needed, and the sandbox the dashboard shows stays as it was
   --token     bearer token of an account on that server
   --token2    bearer token of a second account, for the isolation checks
   --brand-id  the brand the suite creates templates and purchases for (default: taken from an existing
@@ -86,15 +90,17 @@ const CONTRACT_USAGE = `usage: billing-sim contract [--base-url URL --token TOKE
   --brand-id2 the second account's brand, for the isolation checks that create objects there (default:
               taken from its objects; unknown, those checks are skipped)
   --junit     write a JUnit XML report to this file (relative to the current folder)
-  --keep      keep what the suite created (default: deleted at the end, where the API allows)
+  --keep      keep what the suite created (default: deleted at the end, where the API allows); a
+              simulator's sandboxes are kept and their dashboard links printed
+  --in-accounts  on a simulator too, check in the accounts of --token and --token2, not in new sandboxes
   --verbose   print each failed check's requests and answers
   --group     only this group of checks, e.g. clients (repeatable)
   --level     only normative checks (spec rules) or only informative ones
   FILTER      only the check files whose path contains it, e.g. checks/clients
 Each flag also from the environment: BILLING_SIM_BASE_URL, BILLING_SIM_TOKEN, BILLING_SIM_TOKEN2,
-BILLING_SIM_BRAND_ID, BILLING_SIM_BRAND_ID2, BILLING_SIM_JUNIT, BILLING_SIM_KEEP, BILLING_SIM_VERBOSE,
-BILLING_SIM_GROUP, BILLING_SIM_LEVEL (or CONTRACT_BASE_URL, CONTRACT_TOKEN, CONTRACT_TOKEN2, CONTRACT_BRAND_ID,
-CONTRACT_BRAND_ID2, CONTRACT_JUNIT).
+BILLING_SIM_BRAND_ID, BILLING_SIM_BRAND_ID2, BILLING_SIM_JUNIT, BILLING_SIM_KEEP, BILLING_SIM_IN_ACCOUNTS,
+BILLING_SIM_VERBOSE, BILLING_SIM_GROUP, BILLING_SIM_LEVEL (or CONTRACT_BASE_URL, CONTRACT_TOKEN, CONTRACT_TOKEN2,
+CONTRACT_BRAND_ID, CONTRACT_BRAND_ID2, CONTRACT_JUNIT).
 What the suite creates in the accounts is deleted at the end where the API allows (--keep keeps it); purchases
 cannot be deleted through the API: they are cancelled where they can be and counted in the last lines.`;
 
@@ -166,8 +172,6 @@ Each flag also from the environment: BILLING_SIM_DATA, BILLING_SIM_SECRET.`;
 
 /** A stop that waits longer than this for running work gives up waiting: SIGTERM must end the process within 2 s. */
 const STOP_GRACE_MS = 1_500;
-/** How often a process started by npm checks that npm is still there (stopOnSignals). */
-const ORPHAN_CHECK_MS = 200;
 
 async function serve(args: string[]): Promise<void> {
   const parsed = parseCommand('serve', args, SERVE_FLAGS, SERVE_USAGE);
@@ -232,13 +236,8 @@ function stopOnSignals(sim: { stop(): Promise<void> }): void {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
-  // Under `npx billing-sim`, npm runs this process through a shell and passes a SIGTERM on to that
-  // shell only: the shell dies and this process, reparented, would keep the port. So when npm
-  // started it (npm sets npm_command), losing the parent is a stop too.
-  if (process.env.npm_command) {
-    const parent = process.ppid;
-    setInterval(() => process.ppid !== parent && stop('the npm process that started it is gone'), ORPHAN_CHECK_MS).unref();
-  }
+  // Under `npx billing-sim`, npm's end is a stop too (starter.ts).
+  watchStarter(() => stop('the npm process that started it is gone'));
 }
 
 /** Bound to every interface, the server cannot know the machine's names: it says which it answers to (hosts.ts). */
@@ -268,6 +267,7 @@ async function contract(args: string[]): Promise<number> {
     brandId2: stringFlag(values['brand-id2']) ?? env.CONTRACT_BRAND_ID2,
     junit: stringFlag(values.junit) ?? env.CONTRACT_JUNIT,
     keep: values.keep === true,
+    inAccounts: values['in-accounts'] === true,
     verbose: values.verbose === true,
     groups: (values.group as string[] | undefined) ?? [],
     level,

@@ -3,8 +3,8 @@
 // effect is seen. GET /sim/v1/capabilities alone proves nothing: `prism mock` serving this very
 // openapi.yaml answers it from the document's example ({"clock": true, …}) and has no clock. So every
 // proof looks for a value the suite chose — an instant, an e-mail address, a product name — which no
-// canned answer holds. The proofs work in a new sandbox, never in the accounts the suite checks, and
-// cost about a dozen requests.
+// canned answer holds. The proofs work in a new sandbox, never in the accounts the suite checks, which
+// is deleted afterwards, and cost about a dozen requests.
 
 import type { Capabilities } from './config.ts';
 import { call, is2xx, marker, type Answer } from './plain-http.ts';
@@ -50,6 +50,8 @@ export async function discoverCapabilities(baseUrl: string, token: string, signa
       const client = claims.includes('payments') || claims.includes('events') ? await newClient(probe) : undefined;
       if (claims.includes('payments')) found.payments = typeof client === 'string' ? client : await provePayments(probe, client!);
       if (claims.includes('events')) found.events = typeof client === 'string' ? client : await proveEvents(probe, client!);
+      // The proofs' sandbox is of no use afterwards: gone, it leaves nothing behind on the target.
+      await probe.sim('DELETE', '/sandbox').catch(() => undefined);
     }
   } catch (error) {
     for (const name of claims) if (found[name] === NOT_TRIED) found[name] = (error as Error).message;

@@ -27,6 +27,8 @@ export interface TargetConfig {
   capabilities: Capabilities;
   /** True when the suite started the simulator itself. */
   selfHosted: boolean;
+  /** True when token and token2 are sandboxes the suite made on the target, deleted at the end (lib/own-sandboxes.ts). */
+  ownSandboxes: boolean;
   /**
    * The folder where each worker appends what it created in the two accounts (lib/ledger.ts), read
    * by the global setup's teardown; empty: nothing is noted (the suite's own simulator).

@@ -7,23 +7,12 @@
 // target with) requires no property marked `x-simulator-only: true`: a real server that lacks
 // Purchase.service_type conforms, one that answers it with a wrong type does not.
 
-import { getHttpOperationsFromSpec } from '@stoplight/prism-http';
-import type { IHttpRequest } from '@stoplight/prism-http';
-import { validateOutput } from '@stoplight/prism-http/dist/validator/index.js';
-import type { IHttpOperation } from '@stoplight/types';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
+import { operationsOf, route, validateOutput, type IHttpOperation } from './prism.ts';
 
 export const SPEC_PATH = fileURLToPath(new URL('../../openapi.yaml', import.meta.url));
-
-type Either<L, R> = { _tag: 'Left'; left: L } | { _tag: 'Right'; right: R };
-// Prism's router is a CommonJS default export that its index does not re-export.
-const route = createRequire(import.meta.url)('@stoplight/prism-http/dist/router').default as (opts: {
-  resources: IHttpOperation[];
-  input: IHttpRequest;
-}) => Either<Error, IHttpOperation>;
 
 type Node = Record<string, any>;
 
@@ -36,8 +25,8 @@ export interface Reading {
 }
 
 export function documentOperations({ platform = false }: Reading = {}): Promise<IHttpOperation[]> {
-  if (platform) return (platformOperations ??= getHttpOperationsFromSpec(withoutSimulatorOnlyRequired(parse(readFileSync(SPEC_PATH, 'utf8')))));
-  return (operations ??= getHttpOperationsFromSpec(SPEC_PATH));
+  if (platform) return (platformOperations ??= operationsOf(withoutSimulatorOnlyRequired(parse(readFileSync(SPEC_PATH, 'utf8')))));
+  return (operations ??= operationsOf(SPEC_PATH));
 }
 
 /**

@@ -11,6 +11,7 @@
 import { monthlyTemplate } from './bodies.ts';
 import { discoverCapabilities } from './capabilities.ts';
 import type { TargetConfig } from './config.ts';
+import { ownSandboxes } from './own-sandboxes.ts';
 import { call, is2xx, marker, Unreachable, type Answer } from './plain-http.ts';
 
 /** The whole preflight's time limit; each request has its own, shorter one (plain-http.ts). */
@@ -22,6 +23,8 @@ export interface PreflightInput {
   token2?: string;
   brandId?: string;
   brandId2?: string;
+  /** Check in the accounts of the tokens even when the target is a simulator (own-sandboxes.ts). */
+  inAccounts?: boolean;
 }
 
 export type ResolvedTarget = Omit<TargetConfig, 'ledger'>;
@@ -54,16 +57,29 @@ async function resolve(input: PreflightInput, signal: AbortSignal): Promise<{ ta
   if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol)) {
     throw new Problem(`--base-url must be an http(s) URL such as ${EXAMPLE_BASE}, got "${input.baseUrl}"`);
   }
-  const token = input.token ?? '';
-  const token2 = input.token2 ?? '';
-  if (!token) throw new Problem('--base-url needs --token TOKEN, the bearer token of the account to check');
+  const given = input.token ?? '';
   const at = (path: string, tokenOf: string, method = 'GET', body?: unknown) => call(`${baseUrl}${path}`, { method, token: tokenOf, body, signal });
-
-  expectAccepted(baseUrl, await at('/clients/?page_size=1', token), '--token', 'pass a valid bearer token of the account to check as --token');
-  if (token2) {
-    expectAccepted(baseUrl, await at('/clients/?page_size=1', token2), '--token2', 'pass a valid bearer token of a second account as --token2, or leave --token2 out');
-    await expectTwoAccounts(at, token, token2);
+  // Tokens given are checked even when the suite's own sandboxes leave them unused: a refused one is a slip to point out.
+  if (given) expectAccepted(baseUrl, await at('/clients/?page_size=1', given), '--token', 'pass a valid bearer token of the account to check as --token');
+  if (input.token2) expectAccepted(baseUrl, await at('/clients/?page_size=1', input.token2), '--token2', 'pass a valid bearer token of a second account as --token2, or leave --token2 out');
+  const own = input.inAccounts ? undefined : await ownSandboxes(baseUrl, signal);
+  if (!given && !own) throw new Problem('--base-url needs --token TOKEN, the bearer token of the account to check');
+  if (!own && input.token2) await expectTwoAccounts(at, given, input.token2);
+  if (own) {
+    const [one, two] = own;
+    const { capabilities, unproven } = await discoverCapabilities(baseUrl, one.token, signal);
+    const notes = [
+      "note: the target makes sandboxes (a simulator): the checks run in two new sandboxes of the suite's own, deleted at the end " +
+        '(--keep keeps them; --in-accounts checks the accounts of --token and --token2 instead)',
+      ...(unproven.length ? [unprovenNote(unproven)] : []),
+    ];
+    const target: ResolvedTarget = {
+      baseUrl, origin: new URL(baseUrl).origin, token: one.token, token2: two.token, brandId: one.brandId, brandId2: two.brandId, capabilities, selfHosted: false, ownSandboxes: true,
+    };
+    return { target, notes };
   }
+  const token = given;
+  const token2 = input.token2 ?? '';
 
   const notes: string[] = [];
   const brandId = input.brandId || (await foundBrand(at, token));
@@ -83,7 +99,7 @@ async function resolve(input: PreflightInput, signal: AbortSignal): Promise<{ ta
 
   const { capabilities, unproven } = await discoverCapabilities(baseUrl, token, signal);
   if (unproven.length) notes.push(unprovenNote(unproven));
-  const target: ResolvedTarget = { baseUrl, origin: new URL(baseUrl).origin, token, token2, brandId, brandId2, capabilities, selfHosted: false };
+  const target: ResolvedTarget = { baseUrl, origin: new URL(baseUrl).origin, token, token2, brandId, brandId2, capabilities, selfHosted: false, ownSandboxes: false };
   return { target, notes };
 }
 

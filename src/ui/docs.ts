@@ -1,16 +1,21 @@
-// The API reference at /docs: Swagger UI from the swagger-ui-dist package, served from
-// node_modules (no CDN), reading openapi.yaml as JSON at /docs/openapi.json. That copy's `servers`
-// is the origin the browser called, so "Try it out" reaches this very simulator whatever its
-// host and port (the file itself says http://127.0.0.1:4010).
+// The API reference at /docs: Swagger UI, served by the simulator itself (no CDN), reading
+// openapi.yaml as JSON at /docs/openapi.json. Its two files are copied from swagger-ui-dist into
+// dist/ at build (scripts/build.js), so the package does not depend on swagger-ui-dist (see there);
+// run from the sources, they come from node_modules. The document's copy has as `servers` the origin
+// the browser called, so "Try it out" reaches this very simulator whatever its host and port (the
+// file itself says http://127.0.0.1:4010).
 
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import express, { type Router } from 'express';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { loadSpec } from '../contract/spec.ts';
 import { html, page } from './html.ts';
 
-const SWAGGER_UI_DIR = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+const BUILT_SWAGGER_UI = fileURLToPath(new URL('./swagger-ui/', import.meta.url));
+const SWAGGER_UI_DIR = existsSync(BUILT_SWAGGER_UI) ? BUILT_SWAGGER_UI : dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
 export function docsPage(): string {
   return page(

@@ -25,7 +25,7 @@ afterAll(() => sim.stop());
 async function suiteThrough(fault: Fault | undefined, filters: string[], accounts = { a: one, b: two }, args: string[] = [], env: Record<string, string> = {}): Promise<SuiteRun> {
   const proxy = await startProxy(sim.url, fault);
   try {
-    return await runSuite(['--base-url', `${proxy.url}/api/v1`, '--token', accounts.a.token, '--token2', accounts.b.token, ...args, ...filters], env);
+    return await runSuite(['--base-url', `${proxy.url}/api/v1`, '--in-accounts', '--token', accounts.a.token, '--token2', accounts.b.token, ...args, ...filters], env);
   } finally {
     await proxy.close();
   }

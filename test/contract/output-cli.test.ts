@@ -48,7 +48,7 @@ interface Run {
 }
 
 async function contract(...args: string[]): Promise<Run> {
-  const argv = [CLI, 'contract', '--base-url', `${proxy.url}/api/v1`, '--token', token, ...args];
+  const argv = [CLI, 'contract', '--base-url', `${proxy.url}/api/v1`, '--in-accounts', '--token', token, ...args];
   const env: NodeJS.ProcessEnv = { ...process.env, CI: 'true' };
   for (const name of Object.keys(env)) if (name.startsWith('CONTRACT_') || name.startsWith('BILLING_SIM_')) delete env[name];
   const done = (code: number, stdout = '', stderr = '') => ({ code, stdout, stderr, lines: `${stdout}${stderr}`.split('\n') });

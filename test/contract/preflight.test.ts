@@ -40,12 +40,12 @@ async function closedPort(): Promise<number> {
 
 describe('the preflight stops a run that cannot work', () => {
   it('on an empty account without --brand-id, saying to pass --brand-id', async () => {
-    const run = await runSuite(['--base-url', sim.apiUrl, '--token', empty.token]);
+    const run = await runSuite(['--base-url', sim.apiUrl, '--in-accounts', '--token', empty.token]);
     expectStopped(run, /no billing template or purchase to take a brand from: pass --brand-id ID$/);
   }, 60_000);
 
   it('on a --brand-id that is no brand of the account', async () => {
-    const run = await runSuite(['--base-url', sim.apiUrl, '--token', empty.token, '--brand-id', other.brandId]);
+    const run = await runSuite(['--base-url', sim.apiUrl, '--in-accounts', '--token', empty.token, '--brand-id', other.brandId]);
     expectStopped(run, /refuses the brand .*: pass the brand_id of a brand of the account as --brand-id$/);
   }, 60_000);
 
@@ -73,7 +73,7 @@ describe('the preflight stops a run that cannot work', () => {
       },
     });
     try {
-      const run = await runSuite(['--base-url', `${proxy.url}/api/v1`, '--token', empty.token, '--token2', other.token, '--brand-id', empty.brandId]);
+      const run = await runSuite(['--base-url', `${proxy.url}/api/v1`, '--in-accounts', '--token', empty.token, '--token2', other.token, '--brand-id', empty.brandId]);
       expectStopped(run, /--token and --token2 act on the same account .*: pass the token of a second account as --token2/);
       // The client it created to find out is gone.
       const clients = await fetch(`${sim.apiUrl}/clients/`, { headers: { authorization: `Bearer ${empty.token}` } });

@@ -84,7 +84,7 @@ const NO_PURCHASE_LIST: Fault = {
 async function suiteThrough(fault: Fault, args: string[]) {
   const proxy = await startProxy(sim.url, fault);
   try {
-    return await runSuite(['--base-url', `${proxy.url}/api/v1`, '--token', one.token, '--token2', two.token, '--level', 'normative', ...args]);
+    return await runSuite(['--base-url', `${proxy.url}/api/v1`, '--in-accounts', '--token', one.token, '--token2', two.token, '--level', 'normative', ...args]);
   } finally {
     await proxy.close();
   }

@@ -6,7 +6,7 @@
 // when they are there; better-sqlite3 is compiled).
 
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,9 +54,21 @@ afterAll(() => {
 
 describe('the packed tarball', () => {
   it('holds the compiled package, the document and the docs, and no tests or TypeScript sources', () => {
-    expect(files).toEqual(expect.arrayContaining(['dist/src/cli.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/contract-tests/run.js', 'openapi.yaml', 'README.md', 'LICENSE', 'CHANGELOG.md']));
+    expect(files).toEqual(expect.arrayContaining(['dist/src/cli.js', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/contract-tests/run.js', 'dist/contract-tests/lib/prism.js', 'dist/contract-tests/lib/prism.js.LICENSES.txt', 'dist/src/ui/swagger-ui/LICENSE', 'openapi.yaml', 'README.md', 'LICENSE', 'CHANGELOG.md']));
     expect(files.filter((path) => path.startsWith('test/') || path.includes('.test.ts') || path.startsWith('src/') || path.startsWith('bench/'))).toEqual([]);
     expect(files.filter((path) => path.endsWith('.ts') && !path.endsWith('.d.ts') && !path.startsWith('fixtures/'))).toEqual([]);
+  });
+
+  it('installs with no install script but better-sqlite3\'s, and without what only development needs (Prism, swagger-ui-dist and its telemetry)', () => {
+    const installed = packagesIn(join(app, 'node_modules'));
+    // What npm runs at install: these three scripts, or node-gyp for a binding.gyp without them.
+    const withScripts = installed.filter(({ scripts, gyp }) => gyp || ['preinstall', 'install', 'postinstall'].some((name) => scripts[name]));
+    expect(withScripts.map(({ name }) => name)).toEqual(['better-sqlite3']);
+    // npm 11 also lists a dependency's `prepare` among the scripts to approve, though it runs it only for a git dependency.
+    expect(installed.find(({ name }) => name === 'billing-sim')?.scripts.prepare).toBeUndefined();
+    const names = new Set(installed.map(({ name }) => name));
+    for (const absent of ['@scarf/scarf', 'swagger-ui-dist', '@stoplight/prism-http', 'postman-collection', 'json-schema-faker']) expect(names.has(absent), absent).toBe(false);
+    expect(installed.filter(({ name }) => name === '@faker-js/faker'), 'one faker').toHaveLength(1);
   });
 
   it('npx billing-sim --version prints the package version; a wrong command exits 2 with one line', async () => {
@@ -144,8 +156,10 @@ export { apiUrl };`,
       expect(result.code).toBe(0);
     }, 240_000);
 
-    it('serves the dashboard and both of its scripts', async () => {
-      for (const path of ['/', '/ui/dashboard.js', '/ui/dashboard-actions.js']) expect((await fetch(`${origin}${path}`)).status, path).toBe(200);
+    it('serves the dashboard, its scripts, and the API reference with the Swagger UI it ships', async () => {
+      for (const path of ['/', '/ui/dashboard.js', '/ui/dashboard-actions.js', '/ui/dashboard-create.js', '/docs', '/docs/assets/swagger-ui-bundle.js', '/docs/assets/swagger-ui.css']) {
+        expect((await fetch(`${origin}${path}`)).status, path).toBe(200);
+      }
     });
 
     it('npx billing-sim scenario run passes a scenario file of the user\'s, in a simulator of its own and against this server', async () => {
@@ -190,6 +204,20 @@ export { apiUrl };`,
       expect(await listening(origin)).toBe(false);
     });
   });
+});
+
+describe('npx billing-sim serve outlives no npm', () => {
+  // A process manager that knows only the pid it started signals npx alone. npm dies of SIGHUP and
+  // SIGKILL without passing them on, and its shell keeps waiting: the server must still end.
+  for (const signal of ['SIGHUP', 'SIGKILL'] as const) {
+    it(`${signal} to npx alone leaves nothing listening within 2 s`, async () => {
+      const { child, origin } = await startServer('npx', ['billing-sim', 'serve'], app);
+      expect((await fetch(`${origin}/healthz`)).status).toBe(200);
+      child.kill(signal);
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      expect(await listening(origin)).toBe(false);
+    }, 30_000);
+  }
 });
 
 describe('npx billing-sim serve --data, export and import', () => {
@@ -253,3 +281,20 @@ describe('npm start in the repository', () => {
     }, 30_000);
   }
 });
+
+/** Every package installed under a node_modules folder, nested ones too: name, scripts, and whether it has a binding.gyp. */
+function packagesIn(folder: string): { name: string; scripts: Record<string, string>; gyp: boolean }[] {
+  const found: { name: string; scripts: Record<string, string>; gyp: boolean }[] = [];
+  const entries = (path: string) => readdirSync(path, { withFileTypes: true }).filter((entry) => entry.isDirectory() && !entry.name.startsWith('.'));
+  for (const entry of entries(folder)) {
+    const dirs = entry.name.startsWith('@') ? entries(join(folder, entry.name)).map((inner) => join(folder, entry.name, inner.name)) : [join(folder, entry.name)];
+    for (const dir of dirs) {
+      const manifest = join(dir, 'package.json');
+      if (!existsSync(manifest)) continue;
+      const { name, scripts = {} } = JSON.parse(readFileSync(manifest, 'utf8')) as { name: string; scripts?: Record<string, string> };
+      found.push({ name, scripts, gyp: existsSync(join(dir, 'binding.gyp')) });
+      if (existsSync(join(dir, 'node_modules'))) found.push(...packagesIn(join(dir, 'node_modules')));
+    }
+  }
+  return found;
+}
