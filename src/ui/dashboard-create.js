@@ -184,32 +184,12 @@ async function createClient(body) {
 
 // ---------------------------------------------------------------- billing templates
 
-/** The brand of each sandbox (by token) read from its snapshot, for a sandbox with no template or purchase to take it from. */
-const brands = new Map();
-
 /**
- * The sandbox's brand, which a template needs (`brand_id`). No operation names it to a token, but a
- * template or purchase carries it, and a snapshot begins with it (`{"billing_sim_snapshot":2,
- * "sandbox":{"id":…,"companyId":…,"brands":[{"id":"…"`): the read stops there, as the rest can be large.
+ * The sandbox's brand, which a template needs (`brand_id`): a template or purchase of the sandbox
+ * carries it; an empty sandbox's comes from GET /sim/v1/sandbox.
  */
 async function brandOf() {
-  const known = view?.templates[0]?.brand_id ?? view?.purchases[0]?.brand_id ?? brands.get(token);
-  if (known) return known;
-  const response = await fetch('/sim/v1/snapshot', { headers: { authorization: `Bearer ${token}` } });
-  if (!response.ok) throw new ApiFailure('GET', '/sim/v1/snapshot', response.status, await response.json().catch(() => null));
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  let head = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    head += value ?? '';
-    const found = /"brands":\[\{"id":"([^"]+)"/.exec(head);
-    if (found || done || head.length > 65_536) {
-      reader.cancel().catch(() => {});
-      if (!found) throw new Error('The sandbox\'s brand was not found at the start of its snapshot.');
-      brands.set(token, found[1]);
-      return found[1];
-    }
-  }
+  return view?.templates[0]?.brand_id ?? view?.purchases[0]?.brand_id ?? (await api('GET', '/sim/v1/sandbox')).brand_id;
 }
 
 /** Shows the fieldset of the chosen kind; the other is disabled, so its fields (read-only for this kind) are not sent. */

@@ -24,6 +24,18 @@ afterAll(async () => {
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+describe('GET /sim/v1/sandbox', () => {
+  it("answers the caller's sandbox: its id, its brand (the one an empty sandbox's templates take) and its clock", async () => {
+    const box = await sandboxAt(h, '2026-02-28T23:59:00Z');
+    const got = await box.req('GET', '/sim/v1/sandbox');
+    expect(got.status).toBe(200);
+    expect(got.body).toEqual({ id: expect.any(String), brand_id: box.brandId, clock: { now: '2026-02-28T23:59:00.000Z', frozen: true } });
+    const other = await sandboxAt(h, '2026-02-28T23:59:00Z');
+    const idOf = (call: { body: unknown }) => (call.body as { id: string }).id;
+    expect(idOf(await other.req('GET', '/sim/v1/sandbox'))).not.toBe(idOf(got));
+  });
+});
+
 describe('DELETE /sim/v1/sandbox', () => {
   it('answers 204; the token then gets 401 everywhere (a second delete too), its checkout links 404, and another sandbox keeps everything', async () => {
     const doomed = await sandboxAt(h, '2026-02-28T23:59:00Z');

@@ -75,6 +75,7 @@ const OPERATIONS: Record<string, string> = {
   listOutbox: 'GET /sim/v1/outbox',
   listWebhookDeliveries: 'GET /sim/v1/webhook_deliveries',
   resendWebhookDelivery: 'POST /sim/v1/webhook_deliveries/{id}/resend',
+  getSandbox: 'GET /sim/v1/sandbox',
   deleteSandbox: 'DELETE /sim/v1/sandbox',
   resetSandbox: 'POST /sim/v1/reset',
   createFault: 'POST /sim/v1/faults',
@@ -163,14 +164,16 @@ describe('openapi.yaml', () => {
     expect(doc.servers).toEqual([{ url: 'http://127.0.0.1:4010', description: 'local simulator' }]);
   });
 
-  it('every path parameter has an example, as Dredd requires to read the document ("Required URI parameter … has no example")', () => {
+  it('every path parameter and required query parameter has an example, as Dredd requires to read the document ("Required URI parameter … has no example")', () => {
     const missing: string[] = [];
     for (const [path, item] of Object.entries(doc.paths)) {
       const parameters = [item.parameters, ...['get', 'put', 'post', 'patch', 'delete'].map((method) => (item[method] as Node | undefined)?.parameters)].flat() as (Node | undefined)[];
       for (const parameter of parameters) {
         if (!parameter) continue;
         const resolved = (typeof parameter.$ref === 'string' ? doc.components.parameters![(parameter.$ref as string).split('/').at(-1)!] : parameter) as Node;
-        if (resolved.in === 'path' && resolved.example === undefined && resolved.examples === undefined) missing.push(`${path} ${resolved.name as string}`);
+        // Dredd reads the parameter's own `example`, not its schema's `examples`.
+        const needed = resolved.in === 'path' || (resolved.in === 'query' && resolved.required === true);
+        if (needed && resolved.example === undefined && resolved.examples === undefined) missing.push(`${path} ${resolved.name as string}`);
       }
     }
     expect(missing).toEqual([]);
@@ -379,6 +382,16 @@ describe('openapi.yaml schemas in ajv strict mode', () => {
     expect(validator('Purchase')({ ...purchase, extra: 1 })).toBe(false);
     const { payment: _payment, ...withoutPayment } = purchase;
     expect(validator('Purchase')(withoutPayment)).toBe(false);
+  });
+
+  it('takes a number as Purchase.reference only while it is a safe integer, which every JSON reader keeps exact', () => {
+    const validate = validator('PurchaseCreate');
+    const body = (reference: unknown) => ({ ...purchaseCreate(), reference });
+    expect(validate(body(Number.MAX_SAFE_INTEGER))).toBe(true);
+    expect(validate(body('12345678901234567890'))).toBe(true);
+    expect(validate(body(Number.MAX_SAFE_INTEGER + 1))).toBe(false);
+    expect(validate.errors).toContainEqual(expect.objectContaining({ instancePath: '/reference', keyword: 'maximum' }));
+    expect(validate(body(-1))).toBe(false);
   });
 
   it('takes exactly one of to and by in a clock advance', () => {

@@ -93,6 +93,8 @@ export const simulatorHandlers: Record<string, SandboxHandler> = {
     return ok({ id: fresh.id, brand_id: fresh.brands[0]!.id, clock: clockView(fresh.clock, services.clock) });
   },
 
+  getSandbox: ({ sandbox, services }) => ok({ id: sandbox.id, brand_id: sandbox.brands[0]!.id, clock: clockView(sandbox.clock, services.clock) }),
+
   deleteSandbox: ({ sandbox, services }) => {
     // Inside the sandbox's turn: requests queued behind it find no sandbox, and their token gets 401.
     services.store.delete(sandbox.id);
