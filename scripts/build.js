@@ -56,9 +56,9 @@ const { metafile } = await build({
   platform: 'node',
   target: 'node20',
   external: ['ajv'],
-  // ES modules where a package has them: jsonc-parser's `main` is a UMD module that requires its own
-  // parts at run time, which a bundle does not hold.
-  mainFields: ['module', 'main'],
+  // jsonc-parser's `main` is a UMD module that requires its own parts at run time, which a bundle does
+  // not hold: its ES module instead (only its: other packages' ES builds differ from what Prism runs).
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   minifyWhitespace: true,
   minifySyntax: true,
   legalComments: 'none',
