@@ -2,9 +2,12 @@
 // the file, with the change from A to B in %. `compare.ts A.json B.json` (or `npm run bench --
 // --compare A.json B.json`). Whether a change is better depends on the figure (req/s up, ms down):
 // the sign is only the direction. A figure in one file only is shown with the other side empty.
+// Three or more files: the criteria judged on the median of their figures (bench/criteria.ts), each
+// criterion with every file's figure.
 
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import { judgeMedian, printVerdicts } from './criteria.ts';
 import type { Results } from './results.ts';
 
 /** Every number below `value`, keyed by its dotted path: `throughput.cases.list GET.servers.floor.p99Ms`. */
@@ -27,8 +30,15 @@ function errors(value: unknown, path = ''): Array<[string, string]> {
 const describe = ({ meta }: Results) =>
   `${meta.date}  ${meta.commit.slice(0, 10)}${meta.dirty ? ' (with uncommitted changes)' : ''}  node ${meta.node}, ${meta.cpus} cpus`;
 
-export function compare(fileA: string, fileB: string): void {
-  const [a, b] = [fileA, fileB].map((file) => JSON.parse(readFileSync(file, 'utf8')) as Results) as [Results, Results];
+export function compare(...files: string[]): void {
+  const runs = files.map((file) => JSON.parse(readFileSync(file, 'utf8')) as Results);
+  if (runs.length > 2) {
+    runs.forEach((run, i) => console.log(`${i + 1}  ${describe(run)}`));
+    console.log(`\ncriteria, each on the median of the ${runs.length} runs' figures`);
+    printVerdicts(judgeMedian(runs));
+    return;
+  }
+  const [a, b] = runs as [Results, Results];
   console.log(`A  ${describe(a)}\nB  ${describe(b)}\n`);
   // The run's options (seconds, sizes, cpus) are context, not figures.
   const [left, right] = [a, b].map(({ meta, ...figures }) => numbers(figures));
@@ -51,7 +61,7 @@ export function compare(fileA: string, fileB: string): void {
 
 // Run as a script; bench/run.ts imports `compare` for `--compare`.
 if (import.meta.url === pathToFileURL(process.argv[1]!).href) {
-  const [fileA, fileB] = process.argv.slice(2);
-  if (!fileA || !fileB) throw new Error('usage: compare.ts A.json B.json');
-  compare(fileA, fileB);
+  const files = process.argv.slice(2);
+  if (files.length < 2) throw new Error('usage: compare.ts A.json B.json [C.json …]');
+  compare(...files);
 }

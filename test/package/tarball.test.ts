@@ -2,13 +2,13 @@
 // outside this repository, then `npx billing-sim --version`, `serve` (answers, and SIGTERM leaves
 // nothing listening), `contract`, `scenario` and `proxy` against that server, `serve --data` with
 // `export` and `import` (each command a chunk of the bundled CLI), and `import { startSimulator }` from plain
-// Node ESM and from TypeScript. Installing takes a minute or two (packages come from npm's cache
-// when they are there; better-sqlite3 is compiled).
+// Node ESM and from TypeScript. Installing takes some seconds: packages come from npm's cache when
+// they are there, and better-sqlite3's native module is the one this checkout built (beforeAll).
 
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -45,7 +45,18 @@ beforeAll(async () => {
   app = join(work, 'app');
   await run('mkdir', [app]);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'user-project', version: '1.0.0', private: true, type: 'module' }));
-  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', join(work, packed!.filename)], { cwd: app, maxBuffer: 64 * 2 ** 20 });
+  // Installed without running install scripts, then better-sqlite3's native module put in place: the
+  // one this checkout built for this very Node and platform when its version is the same (compiling it
+  // again took a minute of every run), else its install script, as a user's install runs it.
+  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', join(work, packed!.filename)], { cwd: app, maxBuffer: 64 * 2 ** 20 });
+  const addon = 'node_modules/better-sqlite3/build/Release/better_sqlite3.node';
+  const versionOf = (root: string) => (JSON.parse(readFileSync(join(root, 'node_modules/better-sqlite3/package.json'), 'utf8')) as { version: string }).version;
+  if (existsSync(join(ROOT, addon)) && versionOf(ROOT) === versionOf(app)) {
+    mkdirSync(dirname(join(app, addon)), { recursive: true });
+    copyFileSync(join(ROOT, addon), join(app, addon));
+  } else {
+    await run('npm', ['rebuild', 'better-sqlite3'], { cwd: app, maxBuffer: 64 * 2 ** 20 });
+  }
 }, 600_000);
 
 afterAll(() => {
