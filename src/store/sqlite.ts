@@ -86,6 +86,7 @@ interface Saved {
 }
 
 export class SqliteStore implements Store {
+  readonly durable = true;
   private readonly sandboxes = new Map<string, Sandbox>();
   private readonly saved = new Map<string, Saved>();
   /**

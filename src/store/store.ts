@@ -172,6 +172,8 @@ export const MAPS = [
 export type MapField = (typeof MAPS)[number];
 
 export interface Store {
+  /** Whether commits write to a file: each dropped event and e-mail is then a row to delete. */
+  readonly durable: boolean;
   get(id: string): Sandbox | undefined;
   /**
    * Adds a sandbox, or replaces the one with the same id (a reset). A durable store has saved it
@@ -220,6 +222,7 @@ export function emptySandbox(fields: Pick<Sandbox, 'id' | 'companyId' | 'brands'
 }
 
 export class MemoryStore implements Store {
+  readonly durable: boolean = false;
   private readonly sandboxes = new Map<string, Sandbox>();
 
   get(id: string): Sandbox | undefined {
