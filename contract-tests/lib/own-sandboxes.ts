@@ -27,7 +27,7 @@ export async function ownSandboxes(baseUrl: string, signal?: AbortSignal): Promi
       made.push({ token, brandId });
     }
     const [one, two] = made as [OwnSandbox, OwnSandbox];
-    if (await twoAccounts(baseUrl, one.token, two.token, signal)) return [one, two];
+    if ((await twoAccounts(baseUrl, one.token, two.token, signal)) === true) return [one, two];
     await deleteSandboxes(baseUrl, made.map(({ token }) => token));
     return undefined;
   } catch (error) {
@@ -36,13 +36,23 @@ export async function ownSandboxes(baseUrl: string, signal?: AbortSignal): Promi
   }
 }
 
-/** A client made with `token` answers with its e-mail address and is not listed with `token2`. */
-async function twoAccounts(baseUrl: string, token: string, token2: string, signal?: AbortSignal): Promise<boolean> {
-  const email = `${marker('sandbox')}@example.com`;
+/**
+ * Whether two tokens act on two accounts: a client created with the first (and deleted again) is not
+ * in the second's list. A list, not a GET by id: a server whose lookup by id ignores the account would
+ * look like one account here, when it is the isolation checks' job to report it. Undefined when the
+ * target does not answer with what it was sent (a mock): that tells nothing.
+ */
+export async function twoAccounts(baseUrl: string, token: string, token2: string, signal?: AbortSignal): Promise<boolean | undefined> {
+  const email = `${marker('accounts')}@example.com`;
   const created = await call(`${baseUrl}/clients/`, { method: 'POST', token, body: { email, full_name: 'Contract suite' }, signal });
-  if (!is2xx(created) || created.body?.email !== email) return false;
-  const listed = await call(`${baseUrl}/clients/?page_size=100`, { token: token2, signal });
-  return listed.status === 200 && Array.isArray(listed.body?.results) && !(listed.body.results as { email?: string }[]).some((client) => client.email === email);
+  if (!is2xx(created) || created.body?.email !== email || typeof created.body?.id !== 'string') return undefined;
+  try {
+    const listed = await call(`${baseUrl}/clients/?page_size=100`, { token: token2, signal });
+    if (listed.status !== 200 || !Array.isArray(listed.body?.results)) return undefined;
+    return !(listed.body.results as { email?: string }[]).some((client) => client.email === email);
+  } finally {
+    await call(`${baseUrl}/clients/${created.body.id}/`, { method: 'DELETE', token, signal });
+  }
 }
 
 /** DELETE /sim/v1/sandbox with each token; the answers, in order. */

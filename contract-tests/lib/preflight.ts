@@ -11,8 +11,8 @@
 import { monthlyTemplate } from './bodies.ts';
 import { discoverCapabilities } from './capabilities.ts';
 import type { TargetConfig } from './config.ts';
-import { ownSandboxes } from './own-sandboxes.ts';
-import { call, is2xx, marker, Unreachable, type Answer } from './plain-http.ts';
+import { ownSandboxes, twoAccounts } from './own-sandboxes.ts';
+import { call, is2xx, Unreachable, type Answer } from './plain-http.ts';
 
 /** The whole preflight's time limit; each request has its own, shorter one (plain-http.ts). */
 export const PREFLIGHT_LIMIT_MS = 15_000;
@@ -64,7 +64,7 @@ async function resolve(input: PreflightInput, signal: AbortSignal): Promise<{ ta
   if (input.token2) expectAccepted(baseUrl, await at('/clients/?page_size=1', input.token2), '--token2', 'pass a valid bearer token of a second account as --token2, or leave --token2 out');
   const own = input.inAccounts ? undefined : await ownSandboxes(baseUrl, signal);
   if (!given && !own) throw new Problem('--base-url needs --token TOKEN, the bearer token of the account to check');
-  if (!own && input.token2) await expectTwoAccounts(at, given, input.token2);
+  if (!own && input.token2) await expectTwoAccounts(baseUrl, given, input.token2, signal);
   if (own) {
     const [one, two] = own;
     const { capabilities, unproven } = await discoverCapabilities(baseUrl, one.token, signal);
@@ -121,25 +121,12 @@ function expectAccepted(baseUrl: string, answer: Answer, flag: string, advice: s
   }
 }
 
-/**
- * The two tokens act on two accounts: a client created with the first is not in the second's list.
- * A list, not a GET by id: a server whose lookup by id ignores the account would look like one
- * account here, when it is the isolation checks' job to report it.
- */
-async function expectTwoAccounts(at: At, token: string, token2: string): Promise<void> {
+/** The two tokens act on two accounts (own-sandboxes.ts twoAccounts); a target that cannot tell is left to the checks. */
+async function expectTwoAccounts(baseUrl: string, token: string, token2: string, signal: AbortSignal): Promise<void> {
   const advice = 'pass the token of a second account as --token2, or leave --token2 out';
   if (token === token2) throw new Problem(`--token and --token2 are the same token: ${advice}`);
-  const email = `${marker('preflight')}@example.com`;
-  const created = await at('/clients/', token, 'POST', { email, full_name: 'Contract preflight' });
-  // A server that does not answer with what it was sent (a mock) tells nothing here: the checks will.
-  if (!is2xx(created) || created.body?.email !== email || typeof created.body?.id !== 'string') return;
-  try {
-    const listed = await at('/clients/?page_size=100', token2);
-    if (((listed.body?.results ?? []) as { email?: string }[]).some((client) => client.email === email)) {
-      throw new Problem(`--token and --token2 act on the same account (a client created with --token is listed with --token2): ${advice}`);
-    }
-  } finally {
-    await at(`/clients/${created.body.id}/`, token, 'DELETE');
+  if ((await twoAccounts(baseUrl, token, token2, signal)) === false) {
+    throw new Problem(`--token and --token2 act on the same account (a client created with --token is listed with --token2): ${advice}`);
   }
 }
 

@@ -62,10 +62,11 @@ export class Background {
     return {
       maxEvents: this.maxEvents,
       deliver: (attempt) => this.deliver(attempt),
+      checkpoint: (sandbox, slack) => this.settle(sandbox, slack),
       // With a data file, events and e-mails past the limit are rows to delete in the save between two
       // slices: a quarter of the limit at once (25,000 rows of each) made that save take 100–230 ms, and
       // every request of every sandbox waited for it. A turn's slack keeps each such save small.
-      checkpoint: (sandbox, slack) => this.settle(sandbox, this.store.durable ? Math.min(slack, this.turnSlack()) : slack),
+      sliceSlack: this.store.durable ? EVENTS_SLACK_AFTER_TURN : undefined,
     };
   }
 
@@ -74,13 +75,9 @@ export class Background {
    * `slack` of each past the limit may stay until a later turn: EVENTS_SLACK_AFTER_TURN of the
    * limit after a request, more between the slices of an advance.
    */
-  settle(sandbox: Sandbox, slack = this.turnSlack()): void {
+  settle(sandbox: Sandbox, slack = Math.floor(this.maxEvents * EVENTS_SLACK_AFTER_TURN)): void {
     trimLogs(sandbox, this.maxEvents, slack);
     this.store.commit(sandbox);
-  }
-
-  private turnSlack(): number {
-    return Math.floor(this.maxEvents * EVENTS_SLACK_AFTER_TURN);
   }
 
   /**

@@ -27,18 +27,26 @@ export interface RunOptions {
   deliver?: (attempt: Attempt) => void;
   /**
    * Runs between slices, before other sandboxes get the event loop: drops events and e-mails once they pass the
-   * limit by `slack` (EVENTS_SLACK_BETWEEN_SLICES of it) and saves what the slices so far did. A data file thus takes a long advance in pieces of a few
+   * limit by `slack` (`sliceSlack` of it) and saves what the slices so far did. A data file thus takes a long advance in pieces of a few
    * hundred billings, and no single commit at its end holds every sandbox for seconds. Each piece
    * is a state the engine passes through anyway (jobs run, clock not yet moved), so a crash in the
    * middle leaves a file that opens, and advancing again to the same target finishes the work.
    */
   checkpoint?: (sandbox: Sandbox, slack: number) => void;
+  /**
+   * How far past their limit events and e-mails may grow between slices, as a share of it (default
+   * EVENTS_SLACK_BETWEEN_SLICES). A data file takes less: each dropped one is a row its save deletes.
+   */
+  sliceSlack?: number;
 }
 
 /** A billing takes about 10 µs, so a slice overruns its budget by well under a millisecond. */
 const JOBS_PER_CLOCK_READ = 32;
 
 const MAX_ADVANCE_MS = 100 * 366 * 86_400_000;
+
+/** How many events (and e-mails) past `maxEvents` may stay between the slices of a run with these options. */
+export const sliceSlackOf = (options: RunOptions, maxEvents: number): number => Math.floor(maxEvents * (options.sliceSlack ?? EVENTS_SLACK_BETWEEN_SLICES));
 
 export async function runUntil(sandbox: Sandbox, targetMs: number, ids: Ids, options: RunOptions = {}): Promise<Processed> {
   const maxEvents = options.maxEvents ?? MAX_EVENTS_PER_SANDBOX;
@@ -47,7 +55,7 @@ export async function runUntil(sandbox: Sandbox, targetMs: number, ids: Ids, opt
   const ctx = { clock: { now: () => at }, ids };
   let sliceStart = performance.now();
   let budget = SLICE_MS;
-  const slack = Math.floor(maxEvents * EVENTS_SLACK_BETWEEN_SLICES);
+  const slack = sliceSlackOf(options, maxEvents);
   let run = 0;
   for (let job = popDue(sandbox, targetMs); job; job = popDue(sandbox, targetMs)) {
     at = job.at;

@@ -62,10 +62,13 @@ function money(minor, currency) {
 /** `rows` are arrays of cells; `attrsOf(index)` gives a row's attributes (the timeline's data-kind). */
 function table(caption, headers, rows, attrsOf = () => ({})) {
   if (!rows.length) return el('p', { class: 'hint' }, `No ${caption.toLowerCase()}.`);
-  return el('table', {}, el('caption', { class: 'hint' }, caption),
-    el('thead', {}, el('tr', {}, headers.map((header) => el('th', { scope: 'col' }, header)))),
-    el('tbody', {}, rows.map((cells, index) => el('tr', attrsOf(index), cells.map((cell) => el('td', {}, cell))))));
+  return tableOfRows(caption, headers, rows.map((cells, index) => el('tr', attrsOf(index), cells.map((cell) => el('td', {}, cell)))));
 }
+
+/** A table of rows built by the caller (a row with its actions, and under it the row of an open form). */
+const tableOfRows = (caption, headers, rows) => el('table', {}, el('caption', { class: 'hint' }, caption),
+  el('thead', {}, el('tr', {}, headers.map((header) => el('th', { scope: 'col' }, header)))),
+  el('tbody', {}, rows));
 
 /**
  * A refused request: `first` is the error body's first field and message ("token_outcomes: …";
@@ -168,9 +171,7 @@ function paymentDetails(p) {
 function renderPurchases(purchases, clients) {
   if (!purchases.length) return $('purchases').replaceChildren(el('p', { class: 'hint' }, 'No purchases.'));
   const headers = ['Created (UTC)', 'Client', 'Amount', 'Status', 'Refundable', 'Details and actions'];
-  $('purchases').replaceChildren(el('table', {}, el('caption', { class: 'hint' }, 'Purchases'),
-    el('thead', {}, el('tr', {}, headers.map((header) => el('th', { scope: 'col' }, header)))),
-    el('tbody', {}, purchases.flatMap((p) => {
+  $('purchases').replaceChildren(tableOfRows('Purchases', headers, purchases.flatMap((p) => {
       const who = clients.get(p.client_id)?.email ?? p.client_id;
       const amount = money(p.purchase.total, p.purchase.currency);
       const name = `the purchase of ${who}, ${amount}, created ${at(p.created_on)}`;
@@ -178,7 +179,7 @@ function renderPurchases(purchases, clients) {
         [paymentDetails(p), ' ', el('a', { href: p.checkout_url, 'aria-label': `checkout page of purchase ${p.id}` }, 'checkout'), ...purchaseActions(p, name)]];
       const row = el('tr', { 'data-purchase': p.id }, cells.map((cell) => el('td', {}, cell)));
       return forms.has(p.id) && actionsOf(p).includes(forms.get(p.id)) ? [row, formRow(p, name)] : [row];
-    }))));
+    })));
 }
 
 /** A subscriber's purchases: those of its template and client. */
@@ -253,9 +254,7 @@ function renderSubscribers(templates, clients, purchases, events, outbox) {
 function renderTemplates(templates, clients) {
   if (!templates.length) return $('templates').replaceChildren(el('p', { class: 'hint' }, 'No templates.'));
   const headers = ['Title', 'Kind', 'Amount', 'Paused', 'Subscribers', 'Actions'];
-  $('templates').replaceChildren(el('table', {}, el('caption', { class: 'hint' }, 'Templates'),
-    el('thead', {}, el('tr', {}, headers.map((header) => el('th', { scope: 'col' }, header)))),
-    el('tbody', {}, templates.flatMap((t) => {
+  $('templates').replaceChildren(tableOfRows('Templates', headers, templates.flatMap((t) => {
       const name = t.title || t.id;
       const cells = [
         name,
@@ -267,7 +266,7 @@ function renderTemplates(templates, clients) {
       ];
       const row = el('tr', { 'data-template': t.id }, cells.map((cell) => el('td', {}, cell)));
       return templateForms.has(t.id) ? [row, templateFormRow(t, name, clients)] : [row];
-    }))));
+    })));
 }
 
 function renderOutbox(outbox, purchases) {

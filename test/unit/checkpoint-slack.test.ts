@@ -2,13 +2,13 @@
 // the oldest are dropped (moving an array of 100,000 after every slice cost 4 % of the advance). With a
 // data file each dropped one is also a row to delete in the save between two slices, and 25,000 of each
 // at once made that save take 100–230 ms while every request of every sandbox waited: there the slack
-// is a turn's, 1 % (src/engine/background.ts, runOptions.checkpoint).
+// is a turn's, 1 % (src/engine/background.ts, runOptions.sliceSlack; src/engine/time.ts takes it).
 
 import { describe, expect, it } from 'vitest';
 import { Background, SandboxSerial } from '../../src/engine/background.ts';
 import { clockAt } from '../../src/engine/clock.ts';
 import { createIds } from '../../src/engine/ids.ts';
-import { EVENTS_SLACK_BETWEEN_SLICES } from '../../src/engine/limits.ts';
+import { sliceSlackOf } from '../../src/engine/time.ts';
 import { emptySandbox, MemoryStore, type Sandbox, type Store } from '../../src/store/store.ts';
 
 const NOW = Date.parse('2026-01-31T00:00:00Z');
@@ -21,8 +21,9 @@ function setUp(store: Store, count: number) {
   store.put(sandbox);
   sandbox.events.push(...Array.from({ length: count }, (_, i) => ({ id: `e${i}` }) as unknown as Sandbox['events'][number]));
   sandbox.outbox.push(...Array.from({ length: count }, (_, i) => ({ id: `m${i}` }) as unknown as Sandbox['outbox'][number]));
-  const background = new Background(store, wall, createIds(), new SandboxSerial(), () => {}, MAX);
-  return { sandbox, checkpoint: background.runOptions.checkpoint! };
+  const options = new Background(store, wall, createIds(), new SandboxSerial(), () => {}, MAX).runOptions;
+  // What runUntil does between two slices.
+  return { sandbox, betweenSlices: () => options.checkpoint!(sandbox, sliceSlackOf(options, MAX)) };
 }
 
 /** A store that writes to a file, as far as the background can tell: it only counts commits. */
@@ -35,26 +36,24 @@ class DurableStore extends MemoryStore {
 }
 
 describe('the save between two slices of an advance', () => {
-  const slack = Math.floor(MAX * EVENTS_SLACK_BETWEEN_SLICES);
-
   it('in memory, events and e-mails may pass their limit by a quarter before the oldest are dropped', () => {
-    const { sandbox, checkpoint } = setUp(new MemoryStore(), MAX + 200);
-    checkpoint(sandbox, slack);
+    const { sandbox, betweenSlices } = setUp(new MemoryStore(), MAX + 200);
+    betweenSlices();
     expect([sandbox.events.length, sandbox.outbox.length, sandbox.eventsDropped]).toEqual([MAX + 200, MAX + 200, 0]);
   });
 
   it('with a data file, they may pass it by a turn\'s 1 % only: the oldest go, so that each save deletes few rows', () => {
     const store = new DurableStore();
-    const { sandbox, checkpoint } = setUp(store, MAX + 200);
-    checkpoint(sandbox, slack);
+    const { sandbox, betweenSlices } = setUp(store, MAX + 200);
+    betweenSlices();
     expect([sandbox.events.length, sandbox.outbox.length, sandbox.eventsDropped, sandbox.outboxDropped]).toEqual([MAX, MAX, 200, 200]);
     expect(sandbox.events[0]).toEqual({ id: 'e200' });
     expect(store.commits).toBe(1);
   });
 
   it('with a data file, 1 % past the limit stays until a later save', () => {
-    const { sandbox, checkpoint } = setUp(new DurableStore(), MAX + 10);
-    checkpoint(sandbox, slack);
+    const { sandbox, betweenSlices } = setUp(new DurableStore(), MAX + 10);
+    betweenSlices();
     expect(sandbox.events.length).toBe(MAX + 10);
   });
 });
