@@ -1,20 +1,19 @@
 // DESIGN.md §6–7: `billing-sim export --data FILE [--sandbox ID] --out snap.json` and `billing-sim
-// import --data FILE snap.json`, run as a user runs them (node scripts/cli-from-source.js). Exit codes: 0 ok,
+// import --data FILE snap.json`, run as a user runs them (the compiled CLI, test/support/cli.ts). Exit codes: 0 ok,
 // 2 a usage or configuration error, in one clear line.
 
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '../../src/index.ts';
 import { clientBody } from '../builders/templates.ts';
+import { CLI } from '../support/cli.ts';
 
 const run = promisify(execFile);
-const BIN = fileURLToPath(new URL('../../scripts/cli-from-source.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'billing-sim-snapshot-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 // What the commands read from the environment comes from their flags here.
@@ -23,7 +22,7 @@ const ENV = Object.fromEntries(Object.entries(process.env).filter(([name]) => !n
 /** Runs the CLI to its end: exit code and output, never a throw. */
 async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { cwd: dir, env: ENV });
+    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { cwd: dir, env: ENV });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };

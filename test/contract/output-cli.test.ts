@@ -13,10 +13,9 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '../../src/index.ts';
 import { startProxy, type Fault } from './fault-proxy.ts';
+import { CLI } from '../support/cli.ts';
 
 const run = promisify(execFile);
-const TSX = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
-const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
 const SUITE_ROOT = fileURLToPath(new URL('../../contract-tests/', import.meta.url));
 
 const CLOCK_REASON = 'the target has no simulator clock (GET /sim/v1/capabilities: clock)';
@@ -53,7 +52,7 @@ async function contract(...args: string[]): Promise<Run> {
   for (const name of Object.keys(env)) if (name.startsWith('CONTRACT_') || name.startsWith('BILLING_SIM_')) delete env[name];
   const done = (code: number, stdout = '', stderr = '') => ({ code, stdout, stderr, lines: `${stdout}${stderr}`.split('\n') });
   try {
-    const { stdout, stderr } = await run(TSX, argv, { cwd, env, maxBuffer: 64 * 2 ** 20 });
+    const { stdout, stderr } = await run(process.execPath, argv, { cwd, env, maxBuffer: 64 * 2 ** 20 });
     return done(0, stdout, stderr);
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };

@@ -2,12 +2,10 @@
 // the accounts it ran against from outside: what the self-tests of the suite share.
 
 import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { CLI } from '../support/cli.ts';
 
 const run = promisify(execFile);
-const TSX = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
-const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
 
 export interface SuiteRun {
   code: number;
@@ -26,7 +24,7 @@ export async function runSuite(args: string[], env: Record<string, string> = {})
   Object.assign(environment, env);
   const started = performance.now();
   try {
-    const { stdout, stderr } = await run(TSX, [CLI, 'contract', ...args], { maxBuffer: 64 * 2 ** 20, env: environment });
+    const { stdout, stderr } = await run(process.execPath, [CLI, 'contract', ...args], { maxBuffer: 64 * 2 ** 20, env: environment });
     return { code: 0, output: stdout + stderr, ms: performance.now() - started };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };

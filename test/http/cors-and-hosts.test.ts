@@ -6,7 +6,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertDocumented } from '../../contract-tests/lib/document.ts';
 import { createApp } from '../../src/http/app.ts';
@@ -15,6 +14,7 @@ import { createIds } from '../../src/engine/ids.ts';
 import { MAX_EVENTS_PER_SANDBOX } from '../../src/engine/limits.ts';
 import { MemoryStore } from '../../src/store/store.ts';
 import { startHarness, useHarness, type Harness } from '../support/harness.ts';
+import { CLI } from '../support/cli.ts';
 
 interface Raw {
   status: number;
@@ -262,12 +262,11 @@ describe('parsing --cors-origin and --allowed-host entries', () => {
 });
 
 describe('billing-sim serve: the flags and the environment', () => {
-  const BIN = fileURLToPath(new URL('../../scripts/cli-from-source.js', import.meta.url));
   const children: ChildProcess[] = [];
 
   /** Runs the CLI until it prints its last start-up line (or exits); returns what it printed. */
   function serve(args: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcess; stdout: string; stderr: string; code: number | null }> {
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--quiet', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--quiet', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     children.push(child);
     return new Promise((resolve) => {
       let stdout = '';

@@ -36,9 +36,8 @@ async function inApp(command: string, args: string[], timeout = 60_000): Promise
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'billing-sim-package-'));
-  // Built here, so that the tarball holds the sources as they are now (pack's own `prepare` would
-  // print into its JSON).
-  await run('npm', ['run', 'build'], { cwd: ROOT });
+  // dist/ holds the sources as they are now: vitest's global setup built it (test/support/fresh-dist.ts).
+  // A build here would delete dist/ under the other files' running CLIs.
   const { stdout } = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: ROOT, maxBuffer: 64 * 2 ** 20 });
   const [packed] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
   files = packed!.files.map((file) => file.path);

@@ -14,8 +14,8 @@ import { startSimulator, type RunningSimulator } from '../../src/index.ts';
 import type { ProxyReport } from '../../src/proxy/tally.ts';
 import { clientBody } from '../builders/templates.ts';
 import { send } from './support.ts';
+import { CLI } from '../support/cli.ts';
 
-const BIN = fileURLToPath(new URL('../../scripts/cli-from-source.js', import.meta.url));
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** A start from the sources through tsx on a loaded 2-core machine takes a few seconds. */
 const START_TIMEOUT_MS = 30_000;
@@ -36,7 +36,7 @@ afterAll(async () => {
 it('proxy --port 0 prints its URL, logs violations, and on SIGTERM writes the report and JUnit and exits 0', async () => {
   // The test's own BILLING_SIM_* would configure the child.
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('BILLING_SIM_')));
-  child = spawn(process.execPath, [BIN, 'proxy', '--upstream', sim.url, '--port', '0', '--report', 'report.json', '--junit', 'out/junit.xml'], {
+  child = spawn(process.execPath, [CLI, 'proxy', '--upstream', sim.url, '--port', '0', '--report', 'report.json', '--junit', 'out/junit.xml'], {
     cwd: dir,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -81,7 +81,7 @@ it('proxy --port 0 prints its URL, logs violations, and on SIGTERM writes the re
 async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('BILLING_SIM_')));
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args], { cwd: ROOT, env, timeout: START_TIMEOUT_MS });
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [CLI, ...args], { cwd: ROOT, env, timeout: START_TIMEOUT_MS });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };

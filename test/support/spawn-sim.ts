@@ -1,5 +1,5 @@
-// Simulators in child processes, for the durability tests: the real CLI (`scripts/cli-from-source.js
-// serve`), so a test can kill -9 it, read its memory from /proc, or watch it refuse a data file with
+// Simulators in child processes, for the durability tests: the real CLI (`dist/src/cli.js
+// serve`, test/support/cli.ts), so a test can kill -9 it, read its memory from /proc, or watch it refuse a data file with
 // exit 2. Every child is registered here and killed by killSpawned(), which each test file calls in
 // afterAll, so a failing test never leaves a server behind.
 
@@ -7,11 +7,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { CLI } from './cli.ts';
 import type { Call } from './harness.ts';
 
-const BIN = fileURLToPath(new URL('../../scripts/cli-from-source.js', import.meta.url));
-/** A CLI started ahead of its arguments (see standby-sim.ts). */
-const STANDBY = fileURLToPath(new URL('../durability/standby-sim.ts', import.meta.url));
+/** A CLI started ahead of its arguments (see standby-sim.js). */
+const STANDBY = fileURLToPath(new URL('./standby-sim.js', import.meta.url));
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Long enough for a start on a loaded 2-core machine (about 2 s there), short enough to fail a hung one. */
@@ -74,9 +74,9 @@ function track(child: ChildProcess): { exited: Promise<Exit>; out: { stdout: str
   return { exited, out };
 }
 
-/** Starts `scripts/cli-from-source.js serve --port 0 --quiet` with the options and waits until it listens. */
+/** Starts `dist/src/cli.js serve --port 0 --quiet` with the options and waits until it listens. */
 export function spawnSim(options: SimOptions = {}): Promise<Sim> {
-  const command = [process.execPath, BIN, ...cliArgs(options)];
+  const command = [process.execPath, CLI, ...cliArgs(options)];
   const env = childEnv(options.env);
   const child =
     options.umask === undefined
@@ -96,7 +96,7 @@ export interface Standby {
 }
 
 export function standbySim(): Standby {
-  const child = spawn(process.execPath, ['--import', 'tsx', STANDBY], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [STANDBY, CLI], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
   const tracked = track(child);
   // A standby that died early is reported by start(); writing to its closed stdin is not an error.
   child.stdin!.on('error', () => {});
@@ -193,7 +193,7 @@ function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 
 /** Runs the CLI to its exit (a start that must fail); a child still running after `timeoutMs` is killed. */
 export async function runCli(args: string[], timeoutMs = START_TIMEOUT_MS, env?: Record<string, string>): Promise<Exit & { stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   const { exited, out } = track(child);
   const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
   const exit = await exited;
