@@ -90,17 +90,18 @@ export function paidCard(data: TransactionData): CardDetails | undefined {
 }
 
 /**
- * The purchase as answered: the successful token attempts (`recurring_execute`, or `authorize` for a
- * skip_capture purchase) carry the card of its `recurring_token`, which `tokenCard` finds (the
- * token's saving purchase: a deleted token's card stays known), and `transaction_data.extra` is the
- * card that paid it, `{}` when no card did.
+ * A purchase's transaction_data as answered: the successful token attempts (`recurring_execute`, or
+ * `authorize` for a skip_capture purchase) carry the card of its `recurring_token`, which `tokenCard`
+ * finds (the token's saving purchase: a deleted token's card stays known), and `extra` is the card
+ * that paid it, `{}` when no card did.
  */
-export function withCardDetails<T extends Pick<Purchase, 'transaction_data' | 'recurring_token'>>(purchase: T, tokenCard: (tokenId: string) => CardDetails | undefined): T {
+export function shownTransactionData(purchase: Pick<Purchase, 'transaction_data' | 'recurring_token'>, tokenCard: (tokenId: string) => CardDetails | undefined): TransactionData {
   const data = purchase.transaction_data;
   const card = purchase.recurring_token === null ? undefined : tokenCard(purchase.recurring_token);
   const attempts = card
     ? data.attempts.map((tried) => (tried.successful && !hasCard(tried.extra) && (tried.type === 'recurring_execute' || tried.type === 'authorize') ? { ...tried, extra: card } : tried))
     : data.attempts;
-  const shown = { ...data, attempts };
-  return { ...purchase, transaction_data: { ...shown, extra: paidCard(shown) ?? NO_EXTRA } };
+  const shown: TransactionData = { ...data, attempts, extra: NO_EXTRA };
+  shown.extra = paidCard(shown) ?? NO_EXTRA;
+  return shown;
 }

@@ -78,9 +78,18 @@ export const MERCHANT_DEFAULTS: MerchantFields = {
   referral_campaign_id: null,
 };
 
+/** No merchant fields: a generated purchase's. */
+const NO_MERCHANT: Partial<MerchantFields> = Object.freeze({});
+
+/**
+ * A purchase in status `created`. Written as one literal of every field, with no spread: a literal with
+ * a spread in its middle was built field by field at run time, the largest single cost of a billing
+ * (1.1 s of a ten-year advance of 10,000 subscribers).
+ */
 export function buildPurchase(fields: NewPurchase, ctx: Context): Purchase {
   const now = unixSeconds(ctx.clock.now());
   const id = ctx.ids.uuid();
+  const merchant = fields.merchant ?? NO_MERCHANT;
   return {
     id,
     type: 'purchase',
@@ -100,8 +109,13 @@ export function buildPurchase(fields: NewPurchase, ctx: Context): Purchase {
     checkout_url: '',
     success_redirect: fields.successRedirect ?? null,
     failure_redirect: fields.failureRedirect ?? null,
-    ...MERCHANT_DEFAULTS,
-    ...fields.merchant,
+    cancel_redirect: merchant.cancel_redirect ?? MERCHANT_DEFAULTS.cancel_redirect,
+    success_callback: merchant.success_callback ?? MERCHANT_DEFAULTS.success_callback,
+    reference: merchant.reference ?? MERCHANT_DEFAULTS.reference,
+    creator_agent: merchant.creator_agent ?? MERCHANT_DEFAULTS.creator_agent,
+    platform: merchant.platform ?? MERCHANT_DEFAULTS.platform,
+    upsell_campaigns: merchant.upsell_campaigns ?? MERCHANT_DEFAULTS.upsell_campaigns,
+    referral_campaign_id: merchant.referral_campaign_id ?? MERCHANT_DEFAULTS.referral_campaign_id,
     purchase: fields.details,
     status: 'created',
     status_history: historyWith(NO_HISTORY, 'created', now),

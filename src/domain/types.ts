@@ -179,7 +179,7 @@ export interface Attempt {
   /**
    * The card of a card payment (domain/cards.ts), `{}` for other methods and actions. Kept on the
    * attempt of a checkout payment and of a declined token charge; a successful token charge keeps
-   * `{}` and is answered with its token's card (cards.ts withCardDetails), so that 1.2 million
+   * `{}` and is answered with its token's card (cards.ts shownTransactionData), so that 1.2 million
    * billed purchases do not each store a copy.
    */
   extra: CardDetails | NoExtra;
@@ -207,7 +207,7 @@ export interface TransactionData {
   payment_method: string | null;
   country: string | null;
   attempts: Attempt[];
-  /** In answers only: the `extra` of the successful card attempt, `{}` without one (cards.ts withCardDetails). */
+  /** In answers only: the `extra` of the successful card attempt, `{}` without one (cards.ts shownTransactionData). */
   extra?: CardDetails | NoExtra;
 }
 

@@ -5,7 +5,7 @@
 // requests give the same ids on every run, and in every sandbox of that seed on one server.
 
 import type { Clock, Ids } from '../domain/context.ts';
-import { paidCard, withCardDetails } from '../domain/cards.ts';
+import { paidCard, shownTransactionData } from '../domain/cards.ts';
 import type { Purchase, PurchaseView } from '../domain/types.ts';
 import { seedFixtures } from '../../fixtures/seed.ts';
 import { clockAt, sandboxClock, sandboxNow } from './clock.ts';
@@ -96,15 +96,16 @@ export function checkoutPath(sandbox: CheckoutScope, purchaseId: string): string
  * The purchase as the API answers it: its checkout_url, which the record keeps empty, is its
  * checkout path on `origin` (the origin the client called; for webhook bodies and snapshots, the
  * sandbox's last one). The key exists in the record, so the copy overwrites it in place. Given the
- * sandbox's purchases, its card details too (domain/cards.ts withCardDetails): a token charge shows
- * the card of the purchase that saved the token.
+ * sandbox's purchases, its card details too (domain/cards.ts shownTransactionData): a token charge
+ * shows the card of the purchase that saved the token. One copy of the purchase, with both changed.
  */
 export function withCheckoutUrl(purchase: Purchase, sandbox: CheckoutScope, origin: string): PurchaseView {
-  const view: PurchaseView = { ...purchase, checkout_url: origin + checkoutPath(sandbox, purchase.id) };
+  const checkout_url = origin + checkoutPath(sandbox, purchase.id);
   const { purchases } = sandbox;
-  if (!purchases) return view;
-  return withCardDetails(view, (tokenId) => {
+  if (!purchases) return { ...purchase, checkout_url };
+  const transaction_data = shownTransactionData(purchase, (tokenId) => {
     const saving = purchases.get(tokenId);
     return saving && paidCard(saving.transaction_data);
   });
+  return { ...purchase, checkout_url, transaction_data };
 }

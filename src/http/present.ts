@@ -13,4 +13,17 @@ export const presentPurchase = withCheckoutUrl;
 export const presentEvent = (event: SimEvent, sandbox: CheckoutScope, origin: string): SimEvent =>
   event.payload.type === 'purchase' ? { ...event, payload: withCheckoutUrl(event.payload as Purchase, sandbox, origin) } : event;
 
-export const presentTemplate = (template: BillingTemplate): BillingTemplate & PlatformFields => ({ ...template, ...platformFields(template) });
+type TemplateView = BillingTemplate & PlatformFields;
+
+/**
+ * Each template's answer, made once per version of the record: a template is replaced on every change,
+ * never changed in place, so its answer stays what it was. Two spreads per template took 12 µs of every
+ * list request (a fifth of what the simulator adds to the work of Express and the socket).
+ */
+const templateViews = new WeakMap<BillingTemplate, TemplateView>();
+
+export function presentTemplate(template: BillingTemplate): TemplateView {
+  let view = templateViews.get(template);
+  if (!view) templateViews.set(template, (view = { ...template, ...platformFields(template) }));
+  return view;
+}
