@@ -18,8 +18,24 @@ import { recordAnswer, type Attempt } from './webhooks.ts';
 export class SandboxSerial {
   private readonly tails = new Map<string, Promise<void>>();
 
-  run<T>(sandboxId: string, work: () => Promise<T>): Promise<T> {
-    const result = (this.tails.get(sandboxId) ?? Promise.resolve()).then(work);
+  run<T>(sandboxId: string, work: () => T | Promise<T>): Promise<T> {
+    return this.follow(sandboxId, (this.tails.get(sandboxId) ?? Promise.resolve()).then(work));
+  }
+
+  /**
+   * As run, but with nothing of the sandbox queued `work` runs at once, and what it gives is returned
+   * as it is: a request whose turn needs no waiting is answered in the very callback that read it,
+   * with none of the promise hops that cost a small request a tenth of its time. A promise it gives
+   * becomes the sandbox's tail, so later work still waits for it.
+   */
+  runSoon<T>(sandboxId: string, work: () => T | Promise<T>): T | Promise<T> {
+    if (this.tails.has(sandboxId)) return this.run(sandboxId, work);
+    const result = work();
+    return result instanceof Promise ? this.follow(sandboxId, result) : result;
+  }
+
+  /** Makes `result` the sandbox's tail until it settles. */
+  private follow<T>(sandboxId: string, result: Promise<T>): Promise<T> {
     const tail = result.then(
       () => undefined,
       () => undefined,

@@ -88,9 +88,12 @@ export async function runUntil(sandbox: Sandbox, targetMs: number, ids: Ids, opt
   return processed;
 }
 
-/** Work that fell due as wall time passed on a running clock (or was queued for now or earlier). */
+/** Whether work fell due as wall time passed on a running clock (or was queued for now or earlier). */
+export const hasDueWork = (sandbox: Sandbox, wall: Clock): boolean => peekDue(sandbox, sandboxNow(sandbox.clock, wall)) !== undefined;
+
+/** Runs the work that fell due as wall time passed on a running clock (or was queued for now or earlier). */
 export async function catchUp(sandbox: Sandbox, wall: Clock, ids: Ids, options: RunOptions = {}): Promise<boolean> {
-  if (peekDue(sandbox, sandboxNow(sandbox.clock, wall)) === undefined) return false;
+  if (!hasDueWork(sandbox, wall)) return false;
   await runUntil(sandbox, sandboxNow(sandbox.clock, wall), ids, options);
   return true;
 }

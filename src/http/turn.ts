@@ -5,11 +5,13 @@
 // sandbox's own sequence when it was created with a seed (engine/sandboxes.ts). Whatever the turn
 // changed is committed to the store before the turn ends, so before any answer goes out; a commit
 // that fails turns the answer into a 503 (the store has put the sandbox back as last saved).
+// A turn that has nothing to wait for (no earlier work queued, nothing due, a `work` that gives its
+// answer at once) runs to its end synchronously and gives its answer as a value, not a promise.
 
 import type { Context } from '../domain/context.ts';
 import { sandboxClock } from '../engine/clock.ts';
 import { sandboxIds } from '../engine/sandboxes.ts';
-import { catchUp } from '../engine/time.ts';
+import { catchUp, hasDueWork } from '../engine/time.ts';
 import type { Sandbox } from '../store/store.ts';
 import type { Services } from './handler.ts';
 
@@ -19,17 +21,32 @@ export function inSandboxTurn<T>(
   work: (sandbox: Sandbox, ctx: Context) => T | Promise<T>,
   /** What the turn gives when the sandbox is gone by then. */
   missing: () => T,
-): Promise<T> {
-  return services.serial.run(sandboxId, async () => {
+): T | Promise<T> {
+  return services.serial.runSoon(sandboxId, () => {
     const sandbox = services.store.get(sandboxId);
     if (!sandbox) return missing();
-    try {
-      const ids = sandboxIds(sandbox, services.ids);
-      await catchUp(sandbox, services.clock, ids, services.background.runOptions);
-      return await work(sandbox, { clock: sandboxClock(sandbox.clock, services.clock), ids });
-    } finally {
-      // Also after a rejected request: the catch-up before it changed the sandbox.
-      services.background.settle(sandbox);
+    const ids = sandboxIds(sandbox, services.ids);
+    // Also after a rejected request: a catch-up before it changed the sandbox.
+    const settle = () => services.background.settle(sandbox);
+    if (hasDueWork(sandbox, services.clock)) {
+      return (async () => {
+        try {
+          await catchUp(sandbox, services.clock, ids, services.background.runOptions);
+          return await work(sandbox, { clock: sandboxClock(sandbox.clock, services.clock), ids });
+        } finally {
+          settle();
+        }
+      })();
     }
+    let result: T | Promise<T>;
+    try {
+      result = work(sandbox, { clock: sandboxClock(sandbox.clock, services.clock), ids });
+    } catch (error) {
+      settle();
+      throw error;
+    }
+    if (result instanceof Promise) return result.finally(settle);
+    settle();
+    return result;
   });
 }
