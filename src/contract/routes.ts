@@ -47,11 +47,20 @@ export class RouteTable {
    * static `/api/v1/public_key/` still wins over any templated route that would match it.
    */
   private readonly byStaticPath = new Map<string, Route>();
-  private readonly templated: Route[];
+  /**
+   * Routes with path parameters by their number of segments, in the document's order: a path is
+   * tried against the few of its own length, not every pattern (some forty regular expressions).
+   */
+  private readonly templated = new Map<number, Route[]>();
 
   constructor(private readonly routes: Route[]) {
-    for (const route of routes) if (route.params.length === 0) this.byStaticPath.set(route.path.replace(/\/$/, ''), route);
-    this.templated = routes.filter((route) => route.params.length > 0);
+    for (const route of routes) {
+      if (route.params.length === 0) this.byStaticPath.set(route.path.replace(/\/$/, ''), route);
+      else {
+        const length = segmentsOf(route.path);
+        this.templated.set(length, [...(this.templated.get(length) ?? []), route]);
+      }
+    }
   }
 
   get operations(): Operation[] {
@@ -75,7 +84,7 @@ export class RouteTable {
   match(method: string, path: string): RouteMatch {
     const route = this.byStaticPath.get(path.endsWith('/') ? path.slice(0, -1) : path);
     if (route) return this.operationOf(route, method, []);
-    for (const route of this.templated) {
+    for (const route of this.templated.get(segmentsOf(path)) ?? []) {
       const found = route.pattern.exec(path);
       if (found) return this.operationOf(route, method, found.slice(1));
     }
@@ -94,6 +103,13 @@ export class RouteTable {
     }
     return { kind: 'operation', operation, params };
   }
+}
+
+/** How many `/`-separated segments a path has, a trailing slash not counted: `/api/v1/clients/x/` has 4. */
+function segmentsOf(path: string): number {
+  let slashes = 0;
+  for (let i = 0; i < path.length - 1; i += 1) if (path.charCodeAt(i) === 47) slashes += 1;
+  return slashes;
 }
 
 function decoded(segment: string): string | undefined {

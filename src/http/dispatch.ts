@@ -60,7 +60,9 @@ function validatedInput(operation: Operation, req: Request, params: Record<strin
   // Ids are UUIDs (spec: "Path parameters are UUID strings"); anything else names no object: 404.
   if (operation.pathParams.some((name) => !UUID.test(params[name] ?? ''))) throw notFound();
   // Query names are the client's, like body keys: `?__proto__=1` stays a plain entry.
-  const query = Object.assign(Object.create(null) as Record<string, unknown>, req.query);
+  // Express parses the query string when first asked for it: a URL without one has none to parse.
+  const query = Object.create(null) as Record<string, unknown>;
+  if (req.url.includes('?')) Object.assign(query, req.query);
   const queryValidator = operation.query();
   if (queryValidator) check(queryValidator, query);
   const bodyValidator = operation.body();
