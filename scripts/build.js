@@ -58,7 +58,9 @@ const { metafile } = await build({
   external: ['ajv'],
   // jsonc-parser's `main` is a UMD module that requires its own parts at run time, which a bundle does
   // not hold: its ES module instead (only its: other packages' ES builds differ from what Prism runs).
-  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
+  // whatwg-url requires Node's `punycode`, which Node 22 and later deprecate (DEP0040) with a warning for any
+  // code outside node_modules, as the bundle in a clone's dist/ is: the npm package of the same code instead.
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js', punycode: 'punycode/punycode.js' },
   minifyWhitespace: true,
   minifySyntax: true,
   legalComments: 'none',

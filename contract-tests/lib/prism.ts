@@ -5,6 +5,7 @@
 // dependency, brings a mock server's faker, postman-collection and more (some 70 MB) that these
 // parts never load.
 
+import { resolve as resolveUrl } from 'node:url';
 import { bundleTarget, decycle } from '@stoplight/json';
 import $RefParser from '@stoplight/json-schema-ref-parser';
 import { transformOas3Operations } from '@stoplight/http-spec/oas3/operation';
@@ -25,10 +26,29 @@ const router = routeRequest as unknown as Router | { default: Router };
 export const route: Router = 'default' in router ? router.default : router;
 
 /**
+ * json-schema-ref-parser resolves each `$ref` with Node's url.resolve, whose url.parse Node 24 deprecates
+ * (DEP0169) with a warning, once per process, for a caller outside node_modules. Where npm installs the
+ * package the bundle is inside node_modules and Node says nothing; run from a clone's dist/, every
+ * `contract` and `proxy` printed it to stderr. Node marks the warning given on the first call even when
+ * deprecation warnings are off: one call here with them off, and the bundle's calls print nothing.
+ * Nothing else runs meanwhile, so no other warning is hidden.
+ */
+function spendUrlParseWarning(): void {
+  const { noDeprecation } = process;
+  process.noDeprecation = true;
+  try {
+    resolveUrl('/', '');
+  } finally {
+    process.noDeprecation = noDeprecation;
+  }
+}
+
+/**
  * The operations of an OpenAPI 3 document (a file's path, or the document itself), as Prism reads
  * them for its own server: every `$ref` resolved, each operation carrying the document it needs.
  */
 export async function operationsOf(document: string | object): Promise<IHttpOperation[]> {
+  spendUrlParseWarning();
   const resolved = decycle(await new $RefParser().dereference(document as string)) as Record<string, unknown>;
   return transformOas3Operations(resolved).map(
     (operation) => bundleTarget({ document: { ...resolved, __target__: operation }, path: '#/__target__', cloneDocument: false }) as IHttpOperation,
