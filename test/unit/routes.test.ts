@@ -19,6 +19,21 @@ describe('route table', () => {
     for (const operation of withBody) expect(operation.body()).toBe(operation.body());
   });
 
+  it('every path of the document, its ids filled in, with and without its trailing slash, names its own operation', () => {
+    for (const operation of routes.operations) {
+      const path = operation.path.replace(/\{[^}]+\}/g, ID);
+      for (const variant of [path, path.replace(/\/$/, '')]) {
+        const match = routes.match(operation.method.toUpperCase(), variant);
+        expect(match.kind === 'operation' && match.operation.operationId, `${operation.method} ${variant}`).toBe(operation.operationId);
+      }
+      // A segment more or fewer is another path: never this operation.
+      for (const other of [`${path.replace(/\/?$/, '/')}${ID}/`, path.replace(/[^/]+\/?$/, '')]) {
+        const match = routes.match(operation.method.toUpperCase(), other);
+        expect(match.kind === 'operation' && match.operation.operationId, `${operation.method} ${other}`).not.toBe(operation.operationId);
+      }
+    }
+  });
+
   it('answers not_found for a malformed percent-encoding in a path id', () => {
     for (const bad of ['%ZZ', '%', '%E0%A4%A', '%C3%28', '%uD800']) {
       expect(routes.match('GET', `/api/v1/clients/${bad}/`), bad).toEqual({ kind: 'not_found' });
