@@ -40,7 +40,6 @@ export class TokenService {
     return new SignJWT({}).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuer(ISSUER).setSubject(sandboxId).sign(this.key);
   }
 
-  /** The sandbox id of a valid token; 401 with the reason otherwise. */
   /** The sandbox of a token verified before and not expired since; undefined for any other header. */
   known(header: string | undefined): string | undefined {
     const token = header?.startsWith('Bearer ') ? header.slice(7) : undefined;
@@ -48,6 +47,7 @@ export class TokenService {
     return known && (known.exp === undefined || known.exp * 1000 > this.wall.now()) ? known.sub : undefined;
   }
 
+  /** The sandbox id of a valid token; 401 with the reason otherwise. */
   async verify(header: string | undefined): Promise<string> {
     if (!header) throw unauthorized(errors.notAuthenticated());
     const match = /^Bearer\s+(\S+)$/i.exec(header.trim());
