@@ -55,8 +55,8 @@ export interface NewPurchase {
   serviceType?: ServiceType | null;
   successRedirect?: string | null;
   failureRedirect?: string | null;
-  /** The platform's fields a merchant sends on POST /purchases/ (none for a generated purchase). */
-  merchant?: Partial<MerchantFields>;
+  /** The platform's fields a merchant sends on POST /purchases/, defaults filled in (MERCHANT_DEFAULTS for a generated purchase). */
+  merchant?: MerchantFields;
 }
 
 /** Fields of a purchase that only its creator's request sets, each answered as sent. */
@@ -78,9 +78,6 @@ export const MERCHANT_DEFAULTS: MerchantFields = {
   referral_campaign_id: null,
 };
 
-/** No merchant fields: a generated purchase's. */
-const NO_MERCHANT: Partial<MerchantFields> = Object.freeze({});
-
 /**
  * A purchase in status `created`. Written as one literal of every field, with no spread: a literal with
  * a spread in its middle was built field by field at run time, the largest single cost of a billing
@@ -89,7 +86,7 @@ const NO_MERCHANT: Partial<MerchantFields> = Object.freeze({});
 export function buildPurchase(fields: NewPurchase, ctx: Context): Purchase {
   const now = unixSeconds(ctx.clock.now());
   const id = ctx.ids.uuid();
-  const merchant = fields.merchant ?? NO_MERCHANT;
+  const merchant = fields.merchant ?? MERCHANT_DEFAULTS;
   return {
     id,
     type: 'purchase',
@@ -109,13 +106,13 @@ export function buildPurchase(fields: NewPurchase, ctx: Context): Purchase {
     checkout_url: '',
     success_redirect: fields.successRedirect ?? null,
     failure_redirect: fields.failureRedirect ?? null,
-    cancel_redirect: merchant.cancel_redirect ?? MERCHANT_DEFAULTS.cancel_redirect,
-    success_callback: merchant.success_callback ?? MERCHANT_DEFAULTS.success_callback,
-    reference: merchant.reference ?? MERCHANT_DEFAULTS.reference,
-    creator_agent: merchant.creator_agent ?? MERCHANT_DEFAULTS.creator_agent,
-    platform: merchant.platform ?? MERCHANT_DEFAULTS.platform,
-    upsell_campaigns: merchant.upsell_campaigns ?? MERCHANT_DEFAULTS.upsell_campaigns,
-    referral_campaign_id: merchant.referral_campaign_id ?? MERCHANT_DEFAULTS.referral_campaign_id,
+    cancel_redirect: merchant.cancel_redirect,
+    success_callback: merchant.success_callback,
+    reference: merchant.reference,
+    creator_agent: merchant.creator_agent,
+    platform: merchant.platform,
+    upsell_campaigns: merchant.upsell_campaigns,
+    referral_campaign_id: merchant.referral_campaign_id,
     purchase: fields.details,
     status: 'created',
     status_history: historyWith(NO_HISTORY, 'created', now),
@@ -204,9 +201,9 @@ export function createPurchase(input: Input, scope: PurchaseScope, ctx: Context)
   );
 }
 
-/** The merchant's fields of a create request; a `reference` sent as a number (WooCommerce's order id) is kept as its text. */
-function merchantFields(input: Input): Partial<MerchantFields> {
-  const fields: Partial<MerchantFields> = {};
+/** The merchant's fields of a create request, defaults for those not sent; a `reference` sent as a number (WooCommerce's order id) is kept as its text. */
+function merchantFields(input: Input): MerchantFields {
+  const fields: MerchantFields = { ...MERCHANT_DEFAULTS };
   for (const name of Object.keys(MERCHANT_DEFAULTS) as (keyof MerchantFields)[]) {
     if (input[name] !== undefined && input[name] !== null) (fields as Record<string, unknown>)[name] = input[name];
   }

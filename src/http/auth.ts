@@ -42,8 +42,12 @@ export class TokenService {
 
   /** The sandbox of a token verified before and not expired since; undefined for any other header. */
   known(header: string | undefined): string | undefined {
-    const token = header?.startsWith('Bearer ') ? header.slice(7) : undefined;
-    const known = token === undefined ? undefined : this.verified.get(token);
+    return header?.startsWith('Bearer ') ? this.remembered(header.slice(7)) : undefined;
+  }
+
+  /** The subject of a token in the cache of verified ones, unless it has expired since. */
+  private remembered(token: string): string | undefined {
+    const known = this.verified.get(token);
     return known && (known.exp === undefined || known.exp * 1000 > this.wall.now()) ? known.sub : undefined;
   }
 
@@ -53,8 +57,8 @@ export class TokenService {
     const match = /^Bearer\s+(\S+)$/i.exec(header.trim());
     if (!match) throw unauthorized(errors.authenticationFailed('Use the header "Authorization: Bearer <token>".'));
     const token = match[1]!;
-    const known = this.verified.get(token);
-    if (known && (known.exp === undefined || known.exp * 1000 > this.wall.now())) return known.sub;
+    const known = this.remembered(token);
+    if (known !== undefined) return known;
     try {
       const { payload } = await jwtVerify(token, this.key, {
         algorithms: ['HS256'],

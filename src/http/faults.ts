@@ -162,13 +162,13 @@ export function injectedFault(fault: Fault): ErrorDetail {
 }
 
 /**
- * The dispatcher's hook. Returns true when the request goes on to its handler (no fault fired, or a
+ * The dispatcher's hook, called for a sandbox that has faults (`registry.has`, which also forgets a
+ * deleted sandbox's). Returns true when the request goes on to its handler (no fault fired, or a
  * delay only); false when it has been answered with the fault, or the client left during the delay
  * (nothing more is done for it). The answer is written here, not thrown to the error middleware:
  * that one logs every 500 with a stack trace as a bug of the server, which an injected 500 is not.
  */
 export async function applyFaults(registry: FaultRegistry, sandboxId: string, operationId: string, res: Response): Promise<boolean> {
-  if (!registry.has(sandboxId)) return true;
   const fault = registry.draw(sandboxId, operationId);
   if (!fault) return true;
   if (fault.latencyMs > 0 && !(await delayWhileConnected(fault.latencyMs, res))) return false;

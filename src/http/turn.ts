@@ -26,21 +26,15 @@ export function inSandboxTurn<T>(
     const sandbox = services.store.get(sandboxId);
     if (!sandbox) return missing();
     const ids = sandboxIds(sandbox, services.ids);
+    const run = () => work(sandbox, { clock: sandboxClock(sandbox.clock, services.clock), ids });
     // Also after a rejected request: a catch-up before it changed the sandbox.
     const settle = () => services.background.settle(sandbox);
     if (hasDueWork(sandbox, services.clock)) {
-      return (async () => {
-        try {
-          await catchUp(sandbox, services.clock, ids, services.background.runOptions);
-          return await work(sandbox, { clock: sandboxClock(sandbox.clock, services.clock), ids });
-        } finally {
-          settle();
-        }
-      })();
+      return catchUp(sandbox, services.clock, ids, services.background.runOptions).then(run).finally(settle);
     }
     let result: T | Promise<T>;
     try {
-      result = work(sandbox, { clock: sandboxClock(sandbox.clock, services.clock), ids });
+      result = run();
     } catch (error) {
       settle();
       throw error;

@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { advanceBy, DEDUCTIONS, runSubscribers, subscribersState } from '../durability/subscribers.ts';
 import { Ledger, SANDBOX_NOW, stream, verify } from '../durability/write-stream.ts';
-import { killSpawned, listAll, send, spawnSim, standbySim } from '../support/spawn-sim.ts';
+import { killSpawned, listAll, send, spawnSim } from '../support/spawn-sim.ts';
 import { startSimulator, type RunningSimulator } from '../../src/index.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'billing-sim-kill-'));
@@ -25,9 +25,7 @@ describe('persistence under kill -9', () => {
   it(`kill -9 during a stream of writes, ${TRIALS} times on one growing file: every write answered 2xx is there after the restart, once, and the file opens every time`, async () => {
     const file = join(dir, 'stream.db');
     const ledger = new Ledger();
-    // Two processes always loading ahead; each opens the file only when its turn comes, after a kill.
-    const standbys = [standbySim(), standbySim()];
-    let sim = await standbys.shift()!.start({ data: file });
+    let sim = await spawnSim({ data: file });
     const sandboxB = await sim.request('POST', '/sim/v1/sandboxes', { token: null, body: { now: SANDBOX_NOW } });
     expect(sandboxB.status).toBe(201);
     const tokenB = (sandboxB.body as { token: string }).token;
@@ -35,9 +33,8 @@ describe('persistence under kill -9', () => {
     let checkedLast = 0;
     const started = performance.now();
     for (let trial = 0; trial < TRIALS; trial += 1) {
-      standbys.push(standbySim());
       await stream(sim, ledger, tokenB, trial);
-      sim = await standbys.shift()!.start({ data: file });
+      sim = await spawnSim({ data: file });
       checkedLast = await verify(sim, ledger, tokenB);
       checks += checkedLast;
     }

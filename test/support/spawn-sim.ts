@@ -1,7 +1,7 @@
-// Simulators in child processes, for the durability tests: the real CLI (`dist/src/cli.js
-// serve`, test/support/cli.ts), so a test can kill -9 it, read its memory from /proc, or watch it refuse a data file with
-// exit 2. Every child is registered here and killed by killSpawned(), which each test file calls in
-// afterAll, so a failing test never leaves a server behind.
+// Simulators in child processes, for the durability tests: the real CLI (`dist/src/cli.js serve`,
+// test/support/cli.ts), so a test can kill -9 it, read its memory from /proc, or watch it refuse a data
+// file with exit 2. Every child is registered here and killed by killSpawned(), which each test file
+// calls in afterAll, so a failing test never leaves a server behind.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -10,8 +10,6 @@ import { fileURLToPath } from 'node:url';
 import { CLI } from './cli.ts';
 import type { Call } from './harness.ts';
 
-/** A CLI started ahead of its arguments (see standby-sim.js). */
-const STANDBY = fileURLToPath(new URL('./standby-sim.js', import.meta.url));
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Long enough for a start on a loaded 2-core machine (about 2 s there), short enough to fail a hung one. */
@@ -83,29 +81,6 @@ export function spawnSim(options: SimOptions = {}): Promise<Sim> {
       ? spawn(command[0]!, command.slice(1), { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
       : spawn('/bin/sh', ['-c', `umask ${options.umask.toString(8).padStart(3, '0')} && exec "$@"`, 'sh', ...command], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   return listening(child, track(child));
-}
-
-/**
- * A CLI process started ahead of time: node, tsx and the simulator's modules are loaded while the
- * test does something else; start() hands it its arguments. A start then costs what the CLI does
- * after parsing them (open the file, compile the contract, listen), not the second or so that
- * loading node, tsx and the modules takes.
- */
-export interface Standby {
-  start(options: SimOptions): Promise<Sim>;
-}
-
-export function standbySim(): Standby {
-  const child = spawn(process.execPath, [STANDBY, CLI], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
-  const tracked = track(child);
-  // A standby that died early is reported by start(); writing to its closed stdin is not an error.
-  child.stdin!.on('error', () => {});
-  return {
-    start(options) {
-      child.stdin!.end(`${JSON.stringify(cliArgs(options))}\n`);
-      return listening(child, tracked);
-    },
-  };
 }
 
 function listening(child: ChildProcess, { exited, out }: ReturnType<typeof track>): Promise<Sim> {
