@@ -59,12 +59,16 @@ export async function screenshot(page: Page, name: string, element?: Locator): P
   await (element ? element.screenshot({ path }) : page.screenshot({ path, fullPage: true }));
 }
 
+const LAUNCH_TIMEOUT_MS = 60_000;
+
 /** The browser of a test file, launched before its tests and closed after; `open()` gives a fresh page on the harness. */
 export function useBrowser(h: Harness): { open(): Promise<TestPage> } {
   let browser: Browser | undefined;
+  // Chromium starts in a second or two, but on a 2-core machine busy with the other test files it once
+  // took longer than the 10 s hooks get by default.
   beforeAll(async () => {
     browser = await launchBrowser();
-  });
+  }, LAUNCH_TIMEOUT_MS);
   afterAll(() => browser?.close());
   return { open: () => openPage(browser!, h.origin) };
 }
