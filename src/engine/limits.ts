@@ -2,7 +2,8 @@
 // named once with the reason beside them; openapi.yaml documents those a client can meet.
 
 import { DAY_MS, minimumDays } from '../domain/calendar.ts';
-import { errors, fieldError } from '../domain/errors.ts';
+import { ALL, errors, fieldError } from '../domain/errors.ts';
+import { heldPurchases } from '../store/checkpoints.ts';
 import type { Sandbox } from '../store/store.ts';
 
 /**
@@ -26,6 +27,31 @@ export const MAX_DELIVERIES_KEPT = 10_000;
  * could pass it is refused before it starts rather than running the process out of memory an hour in.
  */
 export const MAX_PURCHASES_PER_SANDBOX = 1_500_000;
+
+/**
+ * Checkpoints one sandbox may keep (POST /sim/v1/checkpoints). A checkpoint shares the sandbox's
+ * records, which are never changed, and copies only what changes in place; but with `--data` it is
+ * a whole copy in the file, and a restore or fork writes the sandbox whole. Their purchases also
+ * count against MAX_PURCHASES_PER_SANDBOX (purchasesCounted).
+ */
+export const MAX_CHECKPOINTS_PER_SANDBOX = 20;
+
+/** The purchases a sandbox holds, and those its checkpoints hold: both against MAX_PURCHASES_PER_SANDBOX. */
+export function purchasesCounted(sandbox: Sandbox): number {
+  return sandbox.checkpoints.reduce((sum, checkpoint) => sum + heldPurchases(checkpoint), sandbox.purchases.size);
+}
+
+/** Refuses a checkpoint past MAX_CHECKPOINTS_PER_SANDBOX, or one whose purchases would pass MAX_PURCHASES_PER_SANDBOX. */
+export function checkCheckpointFits(sandbox: Sandbox): void {
+  if (sandbox.checkpoints.length >= MAX_CHECKPOINTS_PER_SANDBOX) {
+    throw fieldError(ALL, { ...errors.maxValue(MAX_CHECKPOINTS_PER_SANDBOX), message: `A sandbox keeps at most ${MAX_CHECKPOINTS_PER_SANDBOX} checkpoints; delete one first.` });
+  }
+  const counted = purchasesCounted(sandbox) + sandbox.purchases.size;
+  if (counted > MAX_PURCHASES_PER_SANDBOX) {
+    const message = `A sandbox and its checkpoints hold at most ${MAX_PURCHASES_PER_SANDBOX.toLocaleString('en')} purchases: they hold ${(counted - sandbox.purchases.size).toLocaleString('en')}, and this checkpoint would hold ${sandbox.purchases.size.toLocaleString('en')} more. Delete a checkpoint first.`;
+    throw fieldError(ALL, { ...errors.maxValue(MAX_PURCHASES_PER_SANDBOX), message });
+  }
+}
 
 /** How long an advance runs before it lets other sandboxes and /healthz have the event loop. */
 export const SLICE_MS = 8;
@@ -51,12 +77,14 @@ export function billingsAtMost(sandbox: Sandbox, fromMs: number, toMs: number): 
 
 /** Refuses, before it starts, an advance whose billings would pass MAX_PURCHASES_PER_SANDBOX. */
 export function checkAdvanceFits(sandbox: Sandbox, fromMs: number, toMs: number, field: string): void {
-  const expected = sandbox.purchases.size + billingsAtMost(sandbox, fromMs, toMs);
+  const counted = purchasesCounted(sandbox);
+  const expected = counted + billingsAtMost(sandbox, fromMs, toMs);
   if (expected <= MAX_PURCHASES_PER_SANDBOX) return;
+  const checkpoints = counted > sandbox.purchases.size ? `, with its checkpoints' ${(counted - sandbox.purchases.size).toLocaleString('en')}` : '';
   throw fieldError(
     field,
     errors.maxValue(
-      `a target that keeps the sandbox within ${MAX_PURCHASES_PER_SANDBOX.toLocaleString('en')} purchases (it holds ${sandbox.purchases.size.toLocaleString('en')}; this advance could bill up to ${(expected - sandbox.purchases.size).toLocaleString('en')} more)`,
+      `a target that keeps the sandbox within ${MAX_PURCHASES_PER_SANDBOX.toLocaleString('en')} purchases (it holds ${sandbox.purchases.size.toLocaleString('en')}${checkpoints}; this advance could bill up to ${(expected - counted).toLocaleString('en')} more)`,
     ),
   );
 }

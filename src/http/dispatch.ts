@@ -96,7 +96,8 @@ export function dispatcher(tables: DispatchTables, services: Services) {
       const { query, body } = validatedInput(operation, req, params, tables.bodyUpgrades?.[operation.operationId]);
       const handler = tables.publicHandlers[operation.operationId];
       if (!handler) throw notImplemented(operation);
-      return sendReply(req, res, await handler({ params, query, body, url, origin, services }), { logError: tables.logError });
+      const authorization = req.get('authorization');
+      return sendReply(req, res, await handler({ params, query, body, url, origin, services, authorization }), { logError: tables.logError });
     }
 
     // A token verified before, and a turn with nothing to wait for, are answered without a promise hop.

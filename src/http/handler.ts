@@ -28,6 +28,8 @@ export interface PublicCall {
   /** The origin the client called (`http://127.0.0.1:4010`), for absolute URLs in bodies. */
   origin: string;
   services: Services;
+  /** The Authorization header, if any: an operation without a token may still take one (a fork names its sandbox by it). */
+  authorization?: string | undefined;
 }
 
 export interface SandboxCall extends PublicCall {

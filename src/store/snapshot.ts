@@ -52,11 +52,36 @@ export interface SnapshotProblem {
 
 
 export function exportSnapshot(sandbox: Sandbox, wall: Clock): SnapshotDocument {
-  return { billing_sim_snapshot: SNAPSHOT_FORMAT, sandbox: documentForm(toSnapshot(sandbox), wall) };
+  return snapshotOf(toSnapshot(sandbox), wall);
+}
+
+/** The snapshot document of a sandbox's store form: its own, or one held by a checkpoint. */
+export function snapshotOf(state: SandboxSnapshot, wall: Clock): SnapshotDocument {
+  return { billing_sim_snapshot: SNAPSHOT_FORMAT, sandbox: documentForm(state, wall) };
 }
 
 /** Characters of JSON text per piece of snapshotText: a socket write of 64 KiB, a fraction of a millisecond to make. */
 const PIECE_CHARS = 64 * 1024;
+
+const recordCopies = (entries: [string, unknown][]): [string, unknown][] => entries.map(([key, record]) => [key, { ...(record as object) }]);
+
+/**
+ * A store form that later turns of the sandbox cannot change: what they change in place is copied.
+ * That is subscribers and schedules (a billing updates them), queued jobs (moved to their next date),
+ * and the lists of events and e-mails (appended and trimmed). Everything else is a record that is
+ * replaced, never changed, so holding it is enough: a checkpoint of 1.2 million purchases holds the
+ * same purchase objects as its sandbox, not copies of them.
+ */
+export function held(state: SandboxSnapshot): SandboxSnapshot {
+  return {
+    ...state,
+    subscribers: recordCopies(state.subscribers),
+    schedules: recordCopies(state.schedules),
+    jobs: state.jobs.map((job) => ({ ...job })),
+    events: state.events.slice(),
+    outbox: state.outbox.slice(),
+  };
+}
 
 /**
  * The text of JSON.stringify(exportSnapshot(sandbox, wall)), in pieces of about PIECE_CHARS, made as
@@ -65,31 +90,19 @@ const PIECE_CHARS = 64 * 1024;
  * sandbox for half a minute; the pieces are sent between other requests, and only those in flight
  * are in memory.
  *
- * The sandbox is taken as it is now, within the caller's turn, and read later, between other turns.
- * What those turns change in place is copied now: subscribers and schedules (a billing updates them),
- * queued jobs (moved to their next date), and the lists of events and e-mails (appended and trimmed).
- * Everything else is a record that is replaced, never changed, so holding it is enough; the 1.2
- * million purchases of such a sandbox are held as one array of values, not as entries: each is kept
- * under its own id (savePurchase; an import checks it), which gives its key back.
+ * The sandbox is taken as it is now, within the caller's turn (`held`), and read later, between
+ * other turns. The 1.2 million purchases of such a sandbox are held as one array of values, not as
+ * entries: each is kept under its own id (savePurchase; an import checks it), which gives its key back.
  */
 export function snapshotText(sandbox: Sandbox, wall: Clock): Iterable<string> {
-  const copies = (field: MapField) => [...sandbox[field]].map(([key, record]) => [key, { ...(record as object) }] as [string, unknown]);
-  const taken = {
-    ...toSnapshot(sandbox, ['purchases', 'subscribers', 'schedules']),
-    purchases: [],
-    subscribers: copies('subscribers'),
-    schedules: copies('schedules'),
-    jobs: sandbox.jobs.map((job) => ({ ...job })),
-    events: [],
-    outbox: [],
-  } as SandboxSnapshot;
+  const taken = held(toSnapshot(sandbox, ['purchases']) as SandboxSnapshot);
   const { purchaseEntry, event } = itemForms(taken);
   const lists: Record<string, List> = {
     purchases: { items: [...sandbox.purchases.values()], form: (purchase: Purchase) => purchaseEntry([purchase.id, purchase]) },
-    events: { items: sandbox.events.slice(), form: event },
-    outbox: { items: sandbox.outbox.slice(), form: same },
+    events: { items: taken.events, form: event },
+    outbox: { items: taken.outbox, form: same },
   };
-  return jsonPieces({ billing_sim_snapshot: SNAPSHOT_FORMAT, sandbox: documentForm(taken, wall) }, lists);
+  return jsonPieces(snapshotOf({ ...taken, purchases: [], events: [], outbox: [] }, wall), lists);
 }
 
 /** A list written item by item, each in the form `form` gives it. */

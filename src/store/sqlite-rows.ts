@@ -1,9 +1,10 @@
 // The rows of a data file and what they become: a log row holds an event apart from its payload,
-// which is parsed only when first read; reading builds each sandbox's snapshot (store.ts form) in
-// the order its rows were written. Any row that cannot be read is a DataFileError naming the file.
+// which is parsed only when first read; reading builds each sandbox's snapshot (store.ts form), and
+// each of its checkpoints', in the order its rows were written. Any row that cannot be read is a
+// DataFileError naming the file.
 
 import type { Database, Statement } from 'better-sqlite3';
-import { MAPS, type SandboxSnapshot } from './store.ts';
+import { MAPS, type Checkpoint, type SandboxSnapshot } from './store.ts';
 
 /** The two append-only logs of a sandbox, kept in the `log` table by position. */
 export const LOGS = ['events', 'outbox'] as const;
@@ -21,41 +22,69 @@ export class DataFileError extends Error {
   }
 }
 
-/** Every sandbox in the file (or one), as snapshots; rows in the order they were written. */
-export function readSnapshots(db: Database, file: string, only?: string): SandboxSnapshot[] {
-  const where = only === undefined ? '' : ' WHERE sandbox_id = ?';
-  const args = only === undefined ? [] : [only];
-  const rows = <T>(statement: Statement): T[] => statement.all(...args) as T[];
-  const snapshots = new Map<string, SandboxSnapshot>();
+/** A sandbox as the file holds it, with its checkpoints (each as its store form). */
+export interface StoredSandbox {
+  snapshot: SandboxSnapshot;
+  checkpoints: Checkpoint[];
+}
+
+/**
+ * Every sandbox in the file (or one), with its checkpoints; rows in the order they were written. A
+ * checkpoint's records, log and jobs are rows like a sandbox's, under the checkpoint's id.
+ */
+export function readSandboxes(db: Database, file: string, only?: string): StoredSandbox[] {
+  // The rows of one sandbox and of its checkpoints.
+  const where = only === undefined ? '' : ' WHERE sandbox_id IN (SELECT ? UNION ALL SELECT id FROM checkpoints WHERE sandbox_id = ?)';
+  const args = only === undefined ? [] : [only, only];
+  const rows = <T>(statement: Statement, ...bound: string[]): T[] => statement.all(...bound) as T[];
+  const owners = new Map<string, SandboxSnapshot>();
+  const owner = (header: string, signingKey: string | null) => {
+    const snapshot = { ...(parse(header, file) as object), signingKey: signingKey === null ? null : parse(signingKey, file), events: [], outbox: [], jobs: [] } as Record<string, unknown>;
+    for (const field of MAPS) snapshot[field] = [];
+    return snapshot as unknown as SandboxSnapshot;
+  };
+  const stored = new Map<string, StoredSandbox>();
   for (const row of rows<{ id: string; header: string; signing_key: string | null }>(
     db.prepare(`SELECT id, header, signing_key FROM sandboxes${only === undefined ? '' : ' WHERE id = ?'}`),
+    ...(only === undefined ? [] : [only]),
   )) {
-    const snapshot = { ...(parse(row.header, file) as object), signingKey: row.signing_key === null ? null : parse(row.signing_key, file), events: [], outbox: [], jobs: [] } as Record<string, unknown>;
-    for (const field of MAPS) snapshot[field] = [];
-    snapshots.set(row.id, snapshot as unknown as SandboxSnapshot);
+    const snapshot = owner(row.header, row.signing_key);
+    owners.set(row.id, snapshot);
+    stored.set(row.id, { snapshot, checkpoints: [] });
   }
-  const of = (sandboxId: string, table: string): SandboxSnapshot => {
-    const snapshot = snapshots.get(sandboxId);
-    if (!snapshot) throw new DataFileError(file, `a row of ${table} belongs to sandbox ${sandboxId}, which the file does not have`);
+  for (const row of rows<{ id: string; sandbox_id: string; info: string; header: string; signing_key: string | null }>(
+    db.prepare(`SELECT id, sandbox_id, info, header, signing_key FROM checkpoints${only === undefined ? '' : ' WHERE sandbox_id = ?'} ORDER BY rowid`),
+    ...(only === undefined ? [] : [only]),
+  )) {
+    const sandbox = stored.get(row.sandbox_id);
+    if (!sandbox) throw new DataFileError(file, `checkpoint ${row.id} belongs to sandbox ${row.sandbox_id}, which the file does not have`);
+    const state = owner(row.header, row.signing_key);
+    owners.set(row.id, state);
+    sandbox.checkpoints.push({ ...(parse(row.info, file) as Omit<Checkpoint, 'state'>), state });
+  }
+  const of = (ownerId: string, table: string): SandboxSnapshot => {
+    const snapshot = owners.get(ownerId);
+    if (!snapshot) throw new DataFileError(file, `a row of ${table} belongs to sandbox ${ownerId}, which the file does not have`);
     return snapshot;
   };
-  for (const row of rows<{ sandbox_id: string; collection: string; key: string; data: string }>(db.prepare(`SELECT sandbox_id, collection, key, data FROM records${where} ORDER BY rowid`))) {
+  for (const row of rows<{ sandbox_id: string; collection: string; key: string; data: string }>(db.prepare(`SELECT sandbox_id, collection, key, data FROM records${where} ORDER BY rowid`), ...args)) {
     const entries = (of(row.sandbox_id, 'records') as unknown as Record<string, [string, unknown][] | undefined>)[row.collection];
     if (!Array.isArray(entries) || !(MAPS as readonly string[]).includes(row.collection)) throw new DataFileError(file, `unknown collection "${row.collection}"`);
     entries.push([row.key, parse(row.data, file)]);
   }
   for (const row of rows<{ sandbox_id: string; kind: string; data: string; payload: string | null }>(
     db.prepare(`SELECT sandbox_id, kind, data, payload FROM log${where} ORDER BY sandbox_id, kind, seq`),
+    ...args,
   )) {
     if (!(LOGS as readonly string[]).includes(row.kind)) throw new DataFileError(file, `unknown log "${row.kind}"`);
     const entry = parse(row.data, file) as Record<string, unknown>;
     if (row.payload !== null) lazyPayload(entry, row.payload, file);
     (of(row.sandbox_id, 'log')[row.kind as (typeof LOGS)[number]] as unknown[]).push(entry);
   }
-  for (const row of rows<{ sandbox_id: string; data: string }>(db.prepare(`SELECT sandbox_id, data FROM jobs${where} ORDER BY seq`))) {
+  for (const row of rows<{ sandbox_id: string; data: string }>(db.prepare(`SELECT sandbox_id, data FROM jobs${where} ORDER BY seq`), ...args)) {
     of(row.sandbox_id, 'jobs').jobs.push(parse(row.data, file) as never);
   }
-  return [...snapshots.values()];
+  return [...stored.values()];
 }
 /** Objects whose JSON one write remembers: a slice of an advance changes a few hundred records. */
 const REMEMBERED = 4096;

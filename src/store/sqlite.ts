@@ -7,7 +7,9 @@
 // Rows: `sandboxes` (the scalar header as JSON, and the webhook signing key apart, since it rarely
 // changes); `records` (one per object of a keyed collection; rowid order is the Map's insertion
 // order); `log` (events and outbox e-mails, by position); `jobs` (the queue's jobs, by seq);
-// `meta` (what this file is, and how many seeded ids have been drawn). `log` keeps its rowid: its
+// `meta` (what this file is, and how many seeded ids have been drawn); `checkpoints` (a checkpoint's
+// header, the sandbox's at the time, and its id, name, time and clock: its records, log and jobs
+// are rows of those tables under the checkpoint's id). `log` keeps its rowid: its
 // rows (an event holds a copy of its object, ~1.4 KB) are too wide for a WITHOUT ROWID b-tree,
 // which left the file of 1,000 subscribers × 2 years at 283 MB instead of 162 MB. An event's
 // payload has a column of its own and is parsed when first read: events are two thirds of a big
@@ -21,8 +23,8 @@ import { dirname, resolve } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import { ApiError, ALL, errors } from '../domain/errors.ts';
 import type { ChangeSet } from './changes.ts';
-import { DataFileError, logRow, type LOGS, readSnapshots, rememberingStringify, withUnreadPayloads } from './sqlite-rows.ts';
-import { fromSnapshot, MAPS, sandboxHeader, type Sandbox, type SandboxSnapshot, type Store } from './store.ts';
+import { DataFileError, logRow, type LOGS, readSandboxes, rememberingStringify, type StoredSandbox, withUnreadPayloads } from './sqlite-rows.ts';
+import { fromSnapshot, MAPS, sandboxHeader, type Checkpoint, type Sandbox, type SandboxSnapshot, type Store } from './store.ts';
 import { upgradeDataFileSandbox } from './upgrade.ts';
 
 export { DataFileError };
@@ -36,7 +38,13 @@ export class StorageUnavailable extends ApiError {
 
 /** Written in `meta.format`: a SQLite file without it is someone else's, and is left alone. */
 const FORMAT = 'billing-sim';
-const SCHEMA_VERSION = '1';
+/** 2 since checkpoints: a file of version 1 gets their table when opened (a billing-sim that reads 1 then refuses it, by its version). */
+const SCHEMA_VERSION = '2';
+
+const CHECKPOINTS_TABLE = `
+  CREATE TABLE checkpoints (id TEXT PRIMARY KEY, sandbox_id TEXT NOT NULL, info TEXT NOT NULL, header TEXT NOT NULL,
+                            signing_key TEXT);
+`;
 
 const SCHEMA = `
   CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -47,6 +55,7 @@ const SCHEMA = `
                     payload TEXT, PRIMARY KEY (sandbox_id, kind, seq));
   CREATE TABLE jobs (sandbox_id TEXT NOT NULL, seq INTEGER NOT NULL, data TEXT NOT NULL,
                      PRIMARY KEY (sandbox_id, seq)) WITHOUT ROWID;
+  ${CHECKPOINTS_TABLE}
 `;
 
 export interface SqliteStoreOptions {
@@ -60,6 +69,9 @@ export interface SqliteStoreOptions {
 
 type Statements = ReturnType<typeof prepare>;
 
+/** The tables whose rows belong to a sandbox, or to a checkpoint, by its id. */
+const ROW_TABLES = ['records', 'log', 'jobs'];
+
 function prepare(db: Database) {
   return {
     upsertRecord: db.prepare('INSERT OR REPLACE INTO records (sandbox_id, collection, key, data) VALUES (?, ?, ?, ?)'),
@@ -72,7 +84,11 @@ function prepare(db: Database) {
     putSandbox: db.prepare('INSERT OR REPLACE INTO sandboxes (id, header, signing_key) VALUES (?, ?, ?)'),
     deleteSandbox: db.prepare('DELETE FROM sandboxes WHERE id = ?'),
     setMeta: db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)'),
-    dropRows: ['records', 'log', 'jobs'].map((table) => db.prepare(`DELETE FROM ${table} WHERE sandbox_id = ?`)),
+    dropRows: ROW_TABLES.map((table) => db.prepare(`DELETE FROM ${table} WHERE sandbox_id = ?`)),
+    dropCheckpointRows: ROW_TABLES.map((table) => db.prepare(`DELETE FROM ${table} WHERE sandbox_id IN (SELECT id FROM checkpoints WHERE sandbox_id = ?)`)),
+    putCheckpoint: db.prepare('INSERT INTO checkpoints (id, sandbox_id, info, header, signing_key) VALUES (?, ?, ?, ?, ?)'),
+    deleteCheckpoint: db.prepare('DELETE FROM checkpoints WHERE id = ?'),
+    deleteCheckpoints: db.prepare('DELETE FROM checkpoints WHERE sandbox_id = ?'),
   };
 }
 
@@ -131,16 +147,25 @@ export class SqliteStore implements Store {
       db.pragma('locking_mode = EXCLUSIVE');
       // Only reads until the file is known to be ours: switching another program's database to WAL
       // would rewrite its header.
-      if (!isNew) checkFormat(db, file);
+      const schema = isNew ? undefined : checkFormat(db, file);
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
       if (isNew) {
         db.exec(SCHEMA);
         db.prepare('INSERT INTO meta (key, value) VALUES (?, ?), (?, ?)').run('format', FORMAT, 'schema', SCHEMA_VERSION);
       }
-      const store = new SqliteStore(db, file, options);
-      store.loadAll();
-      return store;
+      const opened = db;
+      // A file of format 1 gets the checkpoints table in the transaction that reads it: a file that fails
+      // to load is rolled back, left exactly as it was.
+      return opened.transaction(() => {
+        if (schema === '1') {
+          opened.exec(CHECKPOINTS_TABLE);
+          opened.prepare("UPDATE meta SET value = ? WHERE key = 'schema'").run(SCHEMA_VERSION);
+        }
+        const store = new SqliteStore(opened, file, options);
+        store.loadAll();
+        return store;
+      })();
     } catch (error) {
       db?.close();
       if (error instanceof DataFileError) throw error;
@@ -172,13 +197,7 @@ export class SqliteStore implements Store {
     this.write(`save sandbox ${sandbox.id}`, () => {
       for (const drop of this.statements.dropRows) drop.run(sandbox.id);
       this.statements.putSandbox.run(sandbox.id, header, keyText(sandbox));
-      for (const field of MAPS) {
-        for (const [key, value] of sandbox[field]) this.statements.upsertRecord.run(sandbox.id, field, key, JSON.stringify(value));
-      }
-      // An event's (an e-mail's) seq is its place in the sandbox's whole history, so dropping the oldest renumbers nothing.
-      sandbox.events.forEach((event, i) => this.statements.insertLog.run(sandbox.id, 'events', sandbox.eventsDropped + i, ...logRow(event)));
-      sandbox.outbox.forEach((email, i) => this.statements.insertLog.run(sandbox.id, 'outbox', sandbox.outboxDropped + i, ...logRow(email)));
-      for (const job of sandbox.jobs) this.statements.insertJob.run(sandbox.id, job.seq, JSON.stringify(job));
+      this.writeRows(sandbox.id, sandbox);
     });
     this.unreadable.delete(sandbox.id);
     this.adopt(sandbox, header);
@@ -217,6 +236,8 @@ export class SqliteStore implements Store {
   delete(id: string): void {
     this.write(`delete sandbox ${id}`, () => {
       for (const drop of this.statements.dropRows) drop.run(id);
+      for (const drop of this.statements.dropCheckpointRows) drop.run(id);
+      this.statements.deleteCheckpoints.run(id);
       this.statements.deleteSandbox.run(id);
     });
     this.sandboxes.delete(id);
@@ -224,8 +245,35 @@ export class SqliteStore implements Store {
     this.unreadable.delete(id);
   }
 
+  saveCheckpoint(sandboxId: string, checkpoint: Checkpoint): void {
+    const { state, ...info } = checkpoint;
+    this.write(`save checkpoint ${checkpoint.id} of sandbox ${sandboxId}`, () => {
+      this.statements.putCheckpoint.run(checkpoint.id, sandboxId, JSON.stringify(info), JSON.stringify(sandboxHeader(state)), keyText(state));
+      this.writeRows(checkpoint.id, state);
+    });
+  }
+
+  deleteCheckpoint(sandboxId: string, checkpointId: string): void {
+    this.write(`delete checkpoint ${checkpointId} of sandbox ${sandboxId}`, () => {
+      for (const drop of this.statements.dropRows) drop.run(checkpointId);
+      this.statements.deleteCheckpoint.run(checkpointId);
+    });
+  }
+
   async close(): Promise<void> {
     if (this.db.open) this.db.close();
+  }
+
+  /** Every record, event, e-mail and job of a sandbox (or of a checkpoint's state) as rows of `ownerId`. */
+  private writeRows(ownerId: string, state: Sandbox | SandboxSnapshot): void {
+    const { upsertRecord, insertLog, insertJob } = this.statements;
+    for (const field of MAPS) {
+      for (const [key, value] of state[field] as Iterable<[string, unknown]>) upsertRecord.run(ownerId, field, key, JSON.stringify(value));
+    }
+    // An event's (an e-mail's) seq is its place in the sandbox's whole history, so dropping the oldest renumbers nothing.
+    state.events.forEach((event, i) => insertLog.run(ownerId, 'events', state.eventsDropped + i, ...logRow(event)));
+    state.outbox.forEach((email, i) => insertLog.run(ownerId, 'outbox', state.outboxDropped + i, ...logRow(email)));
+    for (const job of state.jobs) insertJob.run(ownerId, job.seq, JSON.stringify(job));
   }
 
   private writeChanges(sandbox: Sandbox, changes: ChangeSet): void {
@@ -285,32 +333,46 @@ export class SqliteStore implements Store {
   }
 
   private loadAll(): void {
-    for (const snapshot of readSnapshots(this.db, this.file)) {
-      upgradeDataFileSandbox(snapshot);
-      const problem = this.options.validate?.(withUnreadPayloads(snapshot));
-      if (problem) throw new DataFileError(this.file, `sandbox ${snapshot.id}: ${problem}`);
-      this.adopt(fromSnapshot(snapshot));
+    for (const stored of readSandboxes(this.db, this.file)) {
+      this.check(stored.snapshot, `sandbox ${stored.snapshot.id}`);
+      for (const checkpoint of stored.checkpoints) this.check(checkpoint.state, `checkpoint ${checkpoint.id} of sandbox ${stored.snapshot.id}`);
+      this.adopt(loaded(stored));
     }
+  }
+
+  /** Brings a sandbox read from the file (or a checkpoint's state) to today's form, and validates it. */
+  private check(snapshot: SandboxSnapshot, what: string): void {
+    upgradeDataFileSandbox(snapshot);
+    const problem = this.options.validate?.(withUnreadPayloads(snapshot));
+    if (problem) throw new DataFileError(this.file, `${what}: ${problem}`);
   }
 
   /** After a failed write: the sandbox as the file holds it, so the failed turn leaves no trace. */
   private readBack(id: string): void {
-    let snapshot: SandboxSnapshot | undefined;
+    let stored: StoredSandbox | undefined;
     try {
-      [snapshot] = readSnapshots(this.db, this.file, id);
+      [stored] = readSandboxes(this.db, this.file, id);
     } catch (error) {
       const reason = (error as Error).message;
       this.options.report?.(`billing-sim: could not read sandbox ${id} back from ${this.file}: ${reason}`);
       throw new StorageUnavailable(reason);
     }
-    if (snapshot) {
-      upgradeDataFileSandbox(snapshot);
-      this.adopt(fromSnapshot(snapshot));
+    if (stored) {
+      upgradeDataFileSandbox(stored.snapshot);
+      for (const checkpoint of stored.checkpoints) upgradeDataFileSandbox(checkpoint.state);
+      this.adopt(loaded(stored));
     } else this.sandboxes.delete(id);
   }
 }
 
-function keyText(sandbox: Sandbox): string | null {
+/** The sandbox of a stored one, with its checkpoints. */
+function loaded(stored: StoredSandbox): Sandbox {
+  const sandbox = fromSnapshot(stored.snapshot);
+  sandbox.checkpoints = stored.checkpoints;
+  return sandbox;
+}
+
+function keyText(sandbox: Pick<Sandbox, 'signingKey'>): string | null {
   return sandbox.signingKey === null ? null : JSON.stringify(sandbox.signingKey);
 }
 
@@ -336,12 +398,14 @@ function hasChanges(sandbox: Sandbox, changes: ChangeSet): boolean {
   );
 }
 
-function checkFormat(db: Database, file: string): void {
+/** The file's data format, one this billing-sim reads (the current one, or 1, which opening upgrades); anything else is refused untouched. */
+function checkFormat(db: Database, file: string): string {
   const hasMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get();
   const format = hasMeta && (db.prepare("SELECT value FROM meta WHERE key = 'format'").get() as { value: string } | undefined)?.value;
   if (format !== FORMAT) throw new DataFileError(file, 'is a SQLite database, but not a billing-sim data file; it was left as it is');
   const schema = (db.prepare("SELECT value FROM meta WHERE key = 'schema'").get() as { value: string } | undefined)?.value;
-  if (schema !== SCHEMA_VERSION) throw new DataFileError(file, `has data format ${schema ?? 'unknown'}; this billing-sim reads format ${SCHEMA_VERSION}`);
+  if (schema !== SCHEMA_VERSION && schema !== '1') throw new DataFileError(file, `has data format ${schema ?? 'unknown'}; this billing-sim reads format ${SCHEMA_VERSION} (and upgrades 1)`);
+  return schema;
 }
 
 function describeOpenError(error: Error & { code?: string }): string {

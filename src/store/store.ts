@@ -149,6 +149,23 @@ export interface Sandbox {
   idsDrawn: number;
   /** What changed since the store last saved the sandbox; not part of its state. */
   changes: ChangeSet;
+  /** Checkpoints taken of it, oldest first (store/checkpoints.ts): not part of its state, so no snapshot holds them. */
+  checkpoints: Checkpoint[];
+}
+
+/**
+ * The whole sandbox at one instant, to go back to (POST /sim/v1/checkpoints/{id}/restore) or copy
+ * (POST /sim/v1/sandboxes {"from_checkpoint"}).
+ */
+export interface Checkpoint {
+  id: string;
+  name: string | null;
+  /** When it was taken: Unix seconds of wall time (the sandbox's own instant is `clock.now`). */
+  created_on: number;
+  /** The sandbox's clock when it was taken, as the API shows it. */
+  clock: { now: string; frozen: boolean };
+  /** The sandbox as it was: its store form, with copies of what later turns change in place (snapshot.ts heldState). */
+  state: SandboxSnapshot;
 }
 
 /**
@@ -192,6 +209,13 @@ export interface Store {
    * its rows when this returns, or throws a 503 `storage_unavailable` and keeps it.
    */
   delete(id: string): void;
+  /**
+   * Saves a checkpoint the sandbox has just been given. A durable store has written it when this
+   * returns, or throws a 503 `storage_unavailable` and the caller keeps nothing of it.
+   */
+  saveCheckpoint(sandboxId: string, checkpoint: Checkpoint): void;
+  /** Removes one checkpoint of the sandbox, as `delete` removes a sandbox. */
+  deleteCheckpoint(sandboxId: string, checkpointId: string): void;
   close(): Promise<void>;
 }
 
@@ -218,6 +242,7 @@ export function emptySandbox(fields: Pick<Sandbox, 'id' | 'companyId' | 'brands'
     jobSeq: 0,
     idsDrawn: 0,
     changes,
+    checkpoints: [],
   };
 }
 
@@ -243,6 +268,10 @@ export class MemoryStore implements Store {
     this.sandboxes.delete(id);
   }
 
+  saveCheckpoint(): void {}
+
+  deleteCheckpoint(): void {}
+
   async close(): Promise<void> {}
 }
 
@@ -253,7 +282,7 @@ type LaterMap = 'webhookKeys';
  * The JSON form of a sandbox: each Map becomes an array of [key, value] entries in insertion order.
  * Snapshots and data files of earlier versions may lack a collection added since (`LaterMap`).
  */
-export type SandboxSnapshot = Omit<Sandbox, MapField | 'changes' | 'idsDrawn'> & { idsDrawn?: number } & { [K in Exclude<MapField, LaterMap>]: [string, unknown][] } & {
+export type SandboxSnapshot = Omit<Sandbox, MapField | 'changes' | 'idsDrawn' | 'checkpoints'> & { idsDrawn?: number } & { [K in Exclude<MapField, LaterMap>]: [string, unknown][] } & {
   [K in LaterMap]?: [string, unknown][];
 };
 
@@ -285,5 +314,6 @@ export function fromSnapshot(snapshot: SandboxSnapshot): Sandbox {
     outbox: snapshot.outbox ?? [],
     jobs: snapshot.jobs ?? [],
     changes,
+    checkpoints: [],
   };
 }

@@ -26,6 +26,7 @@ const ABSENT = {
   webhook: async () => list('/api/v1/webhooks/'),
   webhook_delivery: async () => list('/sim/v1/webhook_deliveries'),
   fault: async () => list('/sim/v1/faults'),
+  checkpoint: async () => list('/sim/v1/checkpoints'),
   subscriber: async () => listUnder('/api/v1/billing_templates/', 'clients/'),
   recurring_token: async () => listUnder('/api/v1/clients/', 'recurring_tokens/'),
 };
@@ -54,6 +55,7 @@ const PATH_IDS: [RegExp, Kind][] = [
   [/^\/api\/v1\/webhooks\/\{id\}\//, 'webhook'],
   [/^\/sim\/v1\/webhook_deliveries\/\{id\}\//, 'webhook_delivery'],
   [/^\/sim\/v1\/faults\/\{id\}$/, 'fault'],
+  [/^\/sim\/v1\/checkpoints\/\{id\}/, 'checkpoint'],
 ];
 
 /** Examples of another sandbox: a snapshot, and the answer of POST /sim/v1/sandboxes. */

@@ -82,6 +82,10 @@ const OPERATIONS: Record<string, string> = {
   listFaults: 'GET /sim/v1/faults',
   deleteFaults: 'DELETE /sim/v1/faults',
   deleteFault: 'DELETE /sim/v1/faults/{id}',
+  createCheckpoint: 'POST /sim/v1/checkpoints',
+  listCheckpoints: 'GET /sim/v1/checkpoints',
+  deleteCheckpoint: 'DELETE /sim/v1/checkpoints/{id}',
+  restoreCheckpoint: 'POST /sim/v1/checkpoints/{id}/restore',
 };
 
 /** `#/components/schemas/X` → the id X is added under; ajv compiles schemas, not OpenAPI documents. */

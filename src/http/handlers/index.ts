@@ -3,6 +3,7 @@
 
 import { ok, type PublicHandler, type SandboxHandler } from '../handler.ts';
 import { billingHandlers } from './billing.ts';
+import { checkpointHandlers } from './checkpoints.ts';
 import { billingTemplateHandlers } from './billing-templates.ts';
 import { clientHandlers } from './clients.ts';
 import { paymentMethodHandlers } from './payment-methods.ts';
@@ -30,5 +31,6 @@ export const sandboxHandlers: Record<string, SandboxHandler> = {
   ...webhookHandlers,
   ...paymentMethodHandlers,
   ...simulatorHandlers,
+  ...checkpointHandlers,
   getCapabilities: () => ok(capabilities((operationId) => operationId in sandboxHandlers)),
 };

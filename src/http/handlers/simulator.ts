@@ -2,13 +2,14 @@
 // server answers none of these, which is how the contract suite tells the two apart. What a sandbox
 // recorded (events, e-mails, webhook deliveries) is listed by sim-records.ts.
 
-import { ApiError, emptyFieldErrors, errors, fieldError } from '../../domain/errors.ts';
+import { ALL, ApiError, emptyFieldErrors, errors, fieldError } from '../../domain/errors.ts';
 import type { Input } from '../../domain/types.ts';
 import { clockView, setFrozen } from '../../engine/clock.ts';
 import { createSandbox, DEFAULT_SEED, resetSandbox } from '../../engine/sandboxes.ts';
 import { checkClockInstant } from '../../domain/clock-bounds.ts';
 import { advance } from '../../engine/time.ts';
 import { findInconsistency } from '../../store/snapshot-checks.ts';
+import { checkpointSnapshot } from '../../store/checkpoints.ts';
 import { importSnapshot, snapshotText, type SnapshotDocument } from '../../store/snapshot.ts';
 import type { Sandbox } from '../../store/store.ts';
 import { created, noContent, ok, okText, type PublicHandler, type SandboxHandler, type Services } from '../handler.ts';
@@ -17,11 +18,15 @@ import { simRecordHandlers } from './sim-records.ts';
 export const publicSimulatorHandlers: Record<string, PublicHandler> = {
   getHealth: () => ok({ status: 'ok' }),
 
-  createSandbox: async ({ body, services }) => {
-    const sandbox = body.snapshot === undefined ? newSandbox(body, services) : importedSandbox(body, services);
+  createSandbox: async ({ body, services, authorization }) => {
+    const copied = body.snapshot !== undefined || body.from_checkpoint !== undefined;
+    let sandbox: Sandbox;
+    if (body.snapshot !== undefined) sandbox = importedSandbox(body, services);
+    else if (body.from_checkpoint !== undefined) sandbox = await forkedSandbox(body, authorization, services);
+    else sandbox = newSandbox(body, services);
     services.store.put(sandbox);
-    // An imported sandbox may have work due already: webhook retries, or billings of a running clock.
-    if (body.snapshot !== undefined) services.background.wake(sandbox.id);
+    // A copied sandbox may have work due already: webhook retries, or billings of a running clock.
+    if (copied) services.background.wake(sandbox.id);
     return created({
       id: sandbox.id,
       token: await services.tokens.sign(sandbox.id),
@@ -48,19 +53,37 @@ function newSandbox(body: Input, services: Services): Sandbox {
   );
 }
 
+/** A snapshot or a checkpoint brings its own clock and objects: any other field beside `source` is refused. */
+function sentAlone(body: Input, source: 'snapshot' | 'from_checkpoint'): void {
+  const combined = Object.keys(body).filter((field) => field !== source);
+  if (combined.length === 0) return;
+  const detail = errors.invalid(`Send ${source} alone: the ${source === 'snapshot' ? 'snapshot' : 'checkpoint'} brings its own clock and objects.`);
+  const fields = emptyFieldErrors();
+  for (const field of combined) fields[field] = [detail];
+  throw new ApiError(400, fields);
+}
+
 /** The dispatcher has checked the snapshot against its schema; what the schema cannot say is checked here. */
 function importedSandbox(body: Input, services: Services): Sandbox {
-  const combined = Object.keys(body).filter((field) => field !== 'snapshot');
-  if (combined.length > 0) {
-    const detail = errors.invalid('Send snapshot alone: the snapshot brings its own clock and objects.');
-    const fields = emptyFieldErrors();
-    for (const field of combined) fields[field] = [detail];
-    throw new ApiError(400, fields);
-  }
+  sentAlone(body, 'snapshot');
   const document = body.snapshot as SnapshotDocument;
   const problem = findInconsistency(document);
   if (problem) throw fieldError(`snapshot.${problem.path}`, problem.detail);
   return importSnapshot(document, services.store, services.ids, services.clock);
+}
+
+/**
+ * A new sandbox copied from a checkpoint of the sandbox whose token the request carries: an import
+ * of the checkpoint's snapshot, so every object gets a fresh id (its origin holds the old ones) and
+ * the copy bills, pays and delivers on its own from then on.
+ */
+async function forkedSandbox(body: Input, authorization: string | undefined, services: Services): Promise<Sandbox> {
+  sentAlone(body, 'from_checkpoint');
+  const origin = services.store.get(await services.tokens.verify(authorization));
+  if (!origin) throw new ApiError(401, { [ALL]: [errors.authenticationFailed('The token names a sandbox this simulator does not have.')] });
+  const checkpoint = origin.checkpoints.find((kept) => kept.id === body.from_checkpoint);
+  if (!checkpoint) throw fieldError('from_checkpoint', errors.doesNotExist('Checkpoint', body.from_checkpoint));
+  return importSnapshot(checkpointSnapshot(checkpoint, services.clock), services.store, services.ids, services.clock);
 }
 
 /** Built from the handler table, so a capability is claimed only once its operation exists. */
@@ -88,7 +111,8 @@ export const simulatorHandlers: Record<string, SandboxHandler> = {
 
   resetSandbox: ({ sandbox, services }) => {
     // The signing key survives: receivers keep verifying with the key they fetched.
-    const fresh = { ...resetSandbox(sandbox, services.clock, services.ids), signingKey: sandbox.signingKey };
+    // So do its checkpoints: a reset is one more state to go back from.
+    const fresh = { ...resetSandbox(sandbox, services.clock, services.ids), signingKey: sandbox.signingKey, checkpoints: sandbox.checkpoints };
     services.store.put(fresh);
     return ok({ id: fresh.id, brand_id: fresh.brands[0]!.id, clock: clockView(fresh.clock, services.clock) });
   },

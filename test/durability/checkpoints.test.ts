@@ -1,0 +1,118 @@
+// DESIGN.md §13: "Checkpoints persist with `--data`." A checkpoint is written to the data file when
+// it is answered, so it survives a restart (and a kill -9, like any answered write); restore and fork
+// work from it after the restart; a deleted one stays deleted; a data file of format 1, written
+// before checkpoints, opens and takes them.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startSimulator } from '../../src/index.ts';
+import type { Client, List } from '../builders/engine.ts';
+import { killSpawned, send, spawnSim } from '../support/spawn-sim.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'billing-sim-'));
+afterAll(async () => {
+  await killSpawned();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+type Checkpoint = { id: string; name: string | null; created_on: number; clock: { now: string; frozen: boolean } };
+
+const emails = async (origin: string, token: string) => ((await send(origin, 'GET', '/api/v1/clients/', token)).body as List<Client>).results.map((client) => client.email);
+
+describe('checkpoints with --data', () => {
+  it('after a restart with --data the checkpoints are there, and restore and fork from them', async () => {
+    const file = join(dir, 'checkpoints.db');
+    const first = await startSimulator({ port: 0, quiet: true, dataFile: file });
+    const { token } = (await send(first.url, 'POST', '/sim/v1/sandboxes', null, { now: '2028-02-29T10:00:00Z' })).body as { token: string };
+    await send(first.url, 'POST', '/api/v1/clients/', token, { email: 'kept@example.com' });
+    const taken = (await send(first.url, 'POST', '/sim/v1/checkpoints', token, { name: 'One client' })).body as Checkpoint;
+    const dropped = (await send(first.url, 'POST', '/sim/v1/checkpoints', token, {})).body as Checkpoint;
+    expect((await send(first.url, 'DELETE', `/sim/v1/checkpoints/${dropped.id}`, token)).status).toBe(204);
+    await send(first.url, 'POST', '/api/v1/clients/', token, { email: 'later@example.com' });
+    await send(first.url, 'POST', '/sim/v1/clock/advance', token, { by: 'P1Y' });
+    // Each request sets the sandbox's origin (for its URLs), and the next start listens on another port.
+    const snapshotThen = (await send(first.url, 'GET', '/sim/v1/snapshot', token)).text.replaceAll(first.url, 'ORIGIN');
+    await first.stop();
+
+    const second = await startSimulator({ port: 0, quiet: true, dataFile: file });
+    try {
+      expect((await send(second.url, 'GET', '/sim/v1/checkpoints', token)).body).toEqual({ results: [taken], next: null, previous: null });
+      // The sandbox itself is as it was left, not as the checkpoint holds it.
+      expect((await send(second.url, 'GET', '/sim/v1/snapshot', token)).text.replaceAll(second.url, 'ORIGIN')).toBe(snapshotThen);
+      const fork = (await send(second.url, 'POST', '/sim/v1/sandboxes', token, { from_checkpoint: taken.id })).body as { token: string; clock: unknown };
+      expect(fork.clock).toEqual({ now: '2028-02-29T10:00:00.000Z', frozen: true });
+      expect(await emails(second.url, fork.token)).toEqual(['kept@example.com']);
+      const restored = await send(second.url, 'POST', `/sim/v1/checkpoints/${taken.id}/restore`, token);
+      expect(restored.status).toBe(200);
+      expect(await emails(second.url, token)).toEqual(['kept@example.com']);
+    } finally {
+      await second.stop();
+    }
+
+    // The restore was written too: a third start finds the sandbox restored, and its checkpoint still there.
+    const third = await startSimulator({ port: 0, quiet: true, dataFile: file });
+    try {
+      expect(await emails(third.url, token)).toEqual(['kept@example.com']);
+      expect((await send(third.url, 'GET', '/sim/v1/clock', token)).body).toEqual({ now: '2028-02-29T10:00:00.000Z', frozen: true });
+      expect(((await send(third.url, 'GET', '/sim/v1/checkpoints', token)).body as List<Checkpoint>).results.map((kept) => kept.id)).toEqual([taken.id]);
+    } finally {
+      await third.stop();
+    }
+  });
+
+  it('an answered checkpoint survives a kill -9', async () => {
+    const file = join(dir, 'killed.db');
+    const sim = await spawnSim({ data: file });
+    const { token } = (await send(sim.origin, 'POST', '/sim/v1/sandboxes', null, { now: '2026-01-31T23:00:00Z' })).body as { token: string };
+    await send(sim.origin, 'POST', '/api/v1/clients/', token, { email: 'before@example.com' });
+    const taken = (await send(sim.origin, 'POST', '/sim/v1/checkpoints', token, {})).body as Checkpoint;
+    await sim.kill('SIGKILL');
+
+    const again = await spawnSim({ data: file });
+    expect(((await send(again.origin, 'GET', '/sim/v1/checkpoints', token)).body as List<Checkpoint>).results).toEqual([taken]);
+    await again.kill('SIGTERM');
+  });
+
+  it('deleting a sandbox deletes its checkpoints from the data file', async () => {
+    const file = join(dir, 'deleted.db');
+    const sim = await startSimulator({ port: 0, quiet: true, dataFile: file });
+    const { token } = (await send(sim.url, 'POST', '/sim/v1/sandboxes', null, {})).body as { token: string };
+    await send(sim.url, 'POST', '/api/v1/clients/', token, { email: 'gone@example.com' });
+    await send(sim.url, 'POST', '/sim/v1/checkpoints', token, {});
+    expect((await send(sim.url, 'DELETE', '/sim/v1/sandbox', token)).status).toBe(204);
+    await sim.stop();
+    const db = new Database(file, { readonly: true });
+    try {
+      expect(db.prepare('SELECT count(*) AS n FROM checkpoints').get()).toEqual({ n: 0 });
+      expect(db.prepare("SELECT count(*) AS n FROM records WHERE data LIKE '%gone@example.com%'").get()).toEqual({ n: 0 });
+    } finally {
+      db.close();
+    }
+  });
+
+  it('a data file of format 1, written before checkpoints, opens and takes them', async () => {
+    const file = join(dir, 'format-1.db');
+    const first = await startSimulator({ port: 0, quiet: true, dataFile: file });
+    await first.stop();
+    const db = new Database(file);
+    db.exec("DROP TABLE checkpoints; UPDATE meta SET value = '1' WHERE key = 'schema'");
+    db.close();
+
+    const second = await startSimulator({ port: 0, quiet: true, dataFile: file });
+    try {
+      expect((await send(second.url, 'POST', '/sim/v1/checkpoints', second.token, {})).status).toBe(201);
+    } finally {
+      await second.stop();
+    }
+    const upgraded = new Database(file, { readonly: true });
+    try {
+      expect(upgraded.prepare("SELECT value FROM meta WHERE key = 'schema'").get()).toEqual({ value: '2' });
+      expect(upgraded.prepare('SELECT count(*) AS n FROM checkpoints').get()).toEqual({ n: 1 });
+    } finally {
+      upgraded.close();
+    }
+  });
+});
