@@ -7,8 +7,9 @@
 // can be shared. Each action is one API request; its button (and the other buttons of the same
 // purchase or subscriber) is disabled while it runs, its result or the API's first error message is
 // written into that object's `role=status` element, and the whole view is then read again. The
-// actions themselves are in dashboard-actions.js and the creating forms (with the API's messages
-// beside their fields) in dashboard-create.js, both loaded first; this file is the view and the start.
+// actions themselves are in dashboard-actions.js, the creating forms (with the API's messages beside
+// their fields) in dashboard-create.js and the checkpoints in dashboard-checkpoints.js, all loaded
+// first; this file is the view and the start.
 
 const KEY = 'billing-sim.token';
 /** Events that move money (the timeline's kind `charge`); the rest are `event`. */
@@ -312,6 +313,7 @@ async function refresh({ quiet = false } = {}) {
     $('advance-date').min = clock.now.slice(0, 10);
     view = { templates, clients: new Map(clients.map((c) => [c.id, c])), purchases, events, outbox };
     render();
+    await readCheckpoints();
     // After an action its own result speaks; counts read before it would be stale.
     say(quiet ? '' : `Sandbox loaded: ${templates.length} template(s), ${purchases.length} purchase(s).`);
   } catch (error) {
@@ -360,6 +362,7 @@ async function useToken(next, { keepResult = false } = {}) {
   forgetForms();
   if (!keepResult) $('new-sandbox-result').textContent = '';
   $('processed').textContent = '';
+  $('checkpoint-result').textContent = '';
   view = null;
   await refresh();
 }
@@ -374,6 +377,7 @@ $('forget').addEventListener('click', () => {
 });
 $('new-sandbox').addEventListener('click', newSandbox);
 wireCreateForms();
+wireCheckpointForm();
 for (const button of document.querySelectorAll('button.advance')) button.addEventListener('click', () => advance({ by: button.dataset.by }));
 $('advance-form').addEventListener('submit', (event) => {
   event.preventDefault();

@@ -15,6 +15,7 @@ import { html, page, raw, type SafeHtml } from './html.ts';
 const SCRIPT = fileURLToPath(new URL('./dashboard-browser.js', import.meta.url));
 const ACTIONS_SCRIPT = fileURLToPath(new URL('./dashboard-actions.js', import.meta.url));
 const CREATE_SCRIPT = fileURLToPath(new URL('./dashboard-create.js', import.meta.url));
+const CHECKPOINTS_SCRIPT = fileURLToPath(new URL('./dashboard-checkpoints.js', import.meta.url));
 
 const ADVANCES = [
   { by: 'P1D', label: '+1 day' },
@@ -264,6 +265,16 @@ export function dashboardPage(): string {
     </form>
     <p id="processed" class="hint" role="status" aria-live="polite"></p>
   </section>
+  <section aria-labelledby="checkpoints-heading">
+    <h2 id="checkpoints-heading">Checkpoints</h2>
+    <form id="checkpoint-form" class="row">
+      <label for="checkpoint-name">Name (optional)</label>
+      <input type="text" id="checkpoint-name" name="name" maxlength="100" size="30" autocomplete="off">
+      <button type="submit">Take checkpoint</button>
+    </form>
+    <p id="checkpoint-result" class="result" role="status" aria-live="polite"></p>
+    <div id="checkpoints"><p class="hint">The whole sandbox, clock included, kept to go back to: try one path past a renewal, restore, try another.</p></div>
+  </section>
   <section aria-labelledby="clients-heading">
     <h2 id="clients-heading">Clients</h2>
     <div id="clients"><p class="hint">The sandbox's clients, newest first.</p></div>
@@ -288,6 +299,7 @@ ${SUBSCRIBER_FORM}
 ${INVOICE_FORM}
 <script src="/ui/dashboard-actions.js" defer></script>
 <script src="/ui/dashboard-create.js" defer></script>
+<script src="/ui/dashboard-checkpoints.js" defer></script>
 <script src="/ui/dashboard.js" defer></script>`,
     html`<style>${raw(BADGES + ACTIONS + CREATE)}</style>`,
   );
@@ -299,5 +311,6 @@ export function dashboardRouter(): Router {
   router.get('/ui/dashboard.js', (_req, res) => res.type('text/javascript').sendFile(SCRIPT));
   router.get('/ui/dashboard-actions.js', (_req, res) => res.type('text/javascript').sendFile(ACTIONS_SCRIPT));
   router.get('/ui/dashboard-create.js', (_req, res) => res.type('text/javascript').sendFile(CREATE_SCRIPT));
+  router.get('/ui/dashboard-checkpoints.js', (_req, res) => res.type('text/javascript').sendFile(CHECKPOINTS_SCRIPT));
   return router;
 }
