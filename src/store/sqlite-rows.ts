@@ -22,19 +22,22 @@ export class DataFileError extends Error {
   }
 }
 
-/** A sandbox as the file holds it, with its checkpoints (each as its store form). */
+/** A sandbox as the file holds it, with its checkpoints (each as its store form), and whose rows are its (`sandboxes.rows`). */
 export interface StoredSandbox {
   snapshot: SandboxSnapshot;
   checkpoints: Checkpoint[];
+  rows: string;
 }
 
 /**
  * Every sandbox in the file (or one), with its checkpoints; rows in the order they were written. A
- * checkpoint's records, log and jobs are rows like a sandbox's, under the checkpoint's id.
+ * sandbox's records, log and jobs are rows under its `rows` (its own id, unless a restore gave it a
+ * copy), a checkpoint's under the checkpoint's id. Rows of any other id are `orphans`: a copy that a
+ * crash cut short (sqlite-slices.ts), never read.
  */
-export function readSandboxes(db: Database, file: string, only?: string): StoredSandbox[] {
+export function readSandboxes(db: Database, file: string, only?: string): { sandboxes: StoredSandbox[]; orphans: Set<string> } {
   // The rows of one sandbox and of its checkpoints.
-  const where = only === undefined ? '' : ' WHERE sandbox_id IN (SELECT ? UNION ALL SELECT id FROM checkpoints WHERE sandbox_id = ?)';
+  const where = only === undefined ? '' : ' WHERE sandbox_id IN (SELECT coalesce(rows, id) FROM sandboxes WHERE id = ? UNION ALL SELECT id FROM checkpoints WHERE sandbox_id = ?)';
   const args = only === undefined ? [] : [only, only];
   const rows = <T>(statement: Statement, ...bound: string[]): T[] => statement.all(...bound) as T[];
   const owners = new Map<string, SandboxSnapshot>();
@@ -44,13 +47,13 @@ export function readSandboxes(db: Database, file: string, only?: string): Stored
     return snapshot as unknown as SandboxSnapshot;
   };
   const stored = new Map<string, StoredSandbox>();
-  for (const row of rows<{ id: string; header: string; signing_key: string | null }>(
-    db.prepare(`SELECT id, header, signing_key FROM sandboxes${only === undefined ? '' : ' WHERE id = ?'}`),
+  for (const row of rows<{ id: string; header: string; signing_key: string | null; rows: string }>(
+    db.prepare(`SELECT id, header, signing_key, coalesce(rows, id) AS rows FROM sandboxes${only === undefined ? '' : ' WHERE id = ?'}`),
     ...(only === undefined ? [] : [only]),
   )) {
     const snapshot = owner(row.header, row.signing_key);
-    owners.set(row.id, snapshot);
-    stored.set(row.id, { snapshot, checkpoints: [] });
+    owners.set(row.rows, snapshot);
+    stored.set(row.id, { snapshot, checkpoints: [], rows: row.rows });
   }
   for (const row of rows<{ id: string; sandbox_id: string; info: string; header: string; signing_key: string | null }>(
     db.prepare(`SELECT id, sandbox_id, info, header, signing_key FROM checkpoints${only === undefined ? '' : ' WHERE sandbox_id = ?'} ORDER BY rowid`),
@@ -62,13 +65,17 @@ export function readSandboxes(db: Database, file: string, only?: string): Stored
     owners.set(row.id, state);
     sandbox.checkpoints.push({ ...(parse(row.info, file) as Omit<Checkpoint, 'state'>), state });
   }
-  const of = (ownerId: string, table: string): SandboxSnapshot => {
+  const orphans = new Set<string>();
+  /** The snapshot a row goes into; undefined for a row of no one's, which is not even parsed. */
+  const of = (ownerId: string): SandboxSnapshot | undefined => {
     const snapshot = owners.get(ownerId);
-    if (!snapshot) throw new DataFileError(file, `a row of ${table} belongs to sandbox ${ownerId}, which the file does not have`);
+    if (!snapshot) orphans.add(ownerId);
     return snapshot;
   };
   for (const row of rows<{ sandbox_id: string; collection: string; key: string; data: string }>(db.prepare(`SELECT sandbox_id, collection, key, data FROM records${where} ORDER BY rowid`), ...args)) {
-    const entries = (of(row.sandbox_id, 'records') as unknown as Record<string, [string, unknown][] | undefined>)[row.collection];
+    const snapshot = of(row.sandbox_id);
+    if (!snapshot) continue;
+    const entries = (snapshot as unknown as Record<string, [string, unknown][] | undefined>)[row.collection];
     if (!Array.isArray(entries) || !(MAPS as readonly string[]).includes(row.collection)) throw new DataFileError(file, `unknown collection "${row.collection}"`);
     entries.push([row.key, parse(row.data, file)]);
   }
@@ -76,16 +83,19 @@ export function readSandboxes(db: Database, file: string, only?: string): Stored
     db.prepare(`SELECT sandbox_id, kind, data, payload FROM log${where} ORDER BY sandbox_id, kind, seq`),
     ...args,
   )) {
+    const snapshot = of(row.sandbox_id);
+    if (!snapshot) continue;
     if (!(LOGS as readonly string[]).includes(row.kind)) throw new DataFileError(file, `unknown log "${row.kind}"`);
     const entry = parse(row.data, file) as Record<string, unknown>;
     if (row.payload !== null) lazyPayload(entry, row.payload, file);
-    (of(row.sandbox_id, 'log')[row.kind as (typeof LOGS)[number]] as unknown[]).push(entry);
+    (snapshot[row.kind as (typeof LOGS)[number]] as unknown[]).push(entry);
   }
   for (const row of rows<{ sandbox_id: string; data: string }>(db.prepare(`SELECT sandbox_id, data FROM jobs${where} ORDER BY seq`), ...args)) {
-    of(row.sandbox_id, 'jobs').jobs.push(parse(row.data, file) as never);
+    of(row.sandbox_id)?.jobs.push(parse(row.data, file) as never);
   }
-  return [...stored.values()];
+  return { sandboxes: [...stored.values()], orphans };
 }
+
 /** Objects whose JSON one write remembers: a slice of an advance changes a few hundred records. */
 const REMEMBERED = 4096;
 

@@ -18,12 +18,14 @@
 // Promise: a process crash (kill -9) never loses an answered write; an OS crash may lose the last
 // second of them (synchronous=NORMAL in WAL mode syncs at checkpoints, not at every commit).
 
+import { randomUUID } from 'node:crypto';
 import { closeSync, existsSync, openSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import { ApiError, ALL, errors } from '../domain/errors.ts';
 import type { ChangeSet } from './changes.ts';
 import { DataFileError, logRow, type LOGS, readSandboxes, rememberingStringify, type StoredSandbox, withUnreadPayloads } from './sqlite-rows.ts';
+import { inSlices, RowSlices, startOfCopy } from './sqlite-slices.ts';
 import { fromSnapshot, MAPS, sandboxHeader, type Checkpoint, type Sandbox, type SandboxSnapshot, type Store } from './store.ts';
 import { upgradeDataFileSandbox } from './upgrade.ts';
 
@@ -38,17 +40,21 @@ export class StorageUnavailable extends ApiError {
 
 /** Written in `meta.format`: a SQLite file without it is someone else's, and is left alone. */
 const FORMAT = 'billing-sim';
-/** 2 since checkpoints: a file of version 1 gets their table when opened (a billing-sim that reads 1 then refuses it, by its version). */
+/**
+ * 2 since checkpoints: their table, and `sandboxes.rows`. A file of format 1 gets both when it is
+ * opened (and a billing-sim that reads 1 then refuses it, by its version).
+ */
 const SCHEMA_VERSION = '2';
 
 const CHECKPOINTS_TABLE = `
   CREATE TABLE checkpoints (id TEXT PRIMARY KEY, sandbox_id TEXT NOT NULL, info TEXT NOT NULL, header TEXT NOT NULL,
                             signing_key TEXT);
 `;
+const UPGRADE_FROM_1 = `ALTER TABLE sandboxes ADD COLUMN rows TEXT; ${CHECKPOINTS_TABLE}`;
 
 const SCHEMA = `
   CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-  CREATE TABLE sandboxes (id TEXT PRIMARY KEY, header TEXT NOT NULL, signing_key TEXT);
+  CREATE TABLE sandboxes (id TEXT PRIMARY KEY, header TEXT NOT NULL, signing_key TEXT, rows TEXT);
   CREATE TABLE records (sandbox_id TEXT NOT NULL, collection TEXT NOT NULL, key TEXT NOT NULL, data TEXT NOT NULL);
   CREATE UNIQUE INDEX records_key ON records (sandbox_id, collection, key);
   CREATE TABLE log (sandbox_id TEXT NOT NULL, kind TEXT NOT NULL, seq INTEGER NOT NULL, data TEXT NOT NULL,
@@ -69,7 +75,7 @@ export interface SqliteStoreOptions {
 
 type Statements = ReturnType<typeof prepare>;
 
-/** The tables whose rows belong to a sandbox, or to a checkpoint, by its id. */
+/** The tables whose rows belong to an owner: a sandbox (its `rows`), or a checkpoint (its id). */
 const ROW_TABLES = ['records', 'log', 'jobs'];
 
 function prepare(db: Database) {
@@ -81,7 +87,8 @@ function prepare(db: Database) {
     insertJob: db.prepare('INSERT OR REPLACE INTO jobs (sandbox_id, seq, data) VALUES (?, ?, ?)'),
     deleteJob: db.prepare('DELETE FROM jobs WHERE sandbox_id = ? AND seq = ?'),
     dropLog: db.prepare('DELETE FROM log WHERE sandbox_id = ? AND kind = ? AND seq < ?'),
-    putSandbox: db.prepare('INSERT OR REPLACE INTO sandboxes (id, header, signing_key) VALUES (?, ?, ?)'),
+    putSandbox: db.prepare('INSERT OR REPLACE INTO sandboxes (id, header, signing_key, rows) VALUES (?, ?, ?, ?)'),
+    updateHeader: db.prepare('UPDATE sandboxes SET header = ?, signing_key = ? WHERE id = ?'),
     deleteSandbox: db.prepare('DELETE FROM sandboxes WHERE id = ?'),
     setMeta: db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)'),
     dropRows: ROW_TABLES.map((table) => db.prepare(`DELETE FROM ${table} WHERE sandbox_id = ?`)),
@@ -99,6 +106,8 @@ interface Saved {
   signingKey: Sandbox['signingKey'];
   eventsDropped: number;
   outboxDropped: number;
+  /** Whose rows are the sandbox's: its own id, or after a restore the id its copy of the checkpoint's rows was made under. */
+  rows: string;
 }
 
 export class SqliteStore implements Store {
@@ -111,6 +120,7 @@ export class SqliteStore implements Store {
    */
   private readonly unreadable = new Set<string>();
   private readonly statements: Statements;
+  private readonly slices: RowSlices;
   private savedIdsPosition: number;
 
   private constructor(
@@ -119,6 +129,7 @@ export class SqliteStore implements Store {
     private readonly options: SqliteStoreOptions,
   ) {
     this.statements = prepare(db);
+    this.slices = new RowSlices(db);
     this.savedIdsPosition = Number(this.meta('ids_drawn') ?? 0);
   }
 
@@ -159,7 +170,7 @@ export class SqliteStore implements Store {
       // to load is rolled back, left exactly as it was.
       return opened.transaction(() => {
         if (schema === '1') {
-          opened.exec(CHECKPOINTS_TABLE);
+          opened.exec(UPGRADE_FROM_1);
           opened.prepare("UPDATE meta SET value = ? WHERE key = 'schema'").run(SCHEMA_VERSION);
         }
         const store = new SqliteStore(opened, file, options);
@@ -194,13 +205,15 @@ export class SqliteStore implements Store {
 
   put(sandbox: Sandbox): void {
     const header = JSON.stringify(sandboxHeader(sandbox));
+    const rows = this.rowsOf(sandbox.id);
     this.write(`save sandbox ${sandbox.id}`, () => {
-      for (const drop of this.statements.dropRows) drop.run(sandbox.id);
-      this.statements.putSandbox.run(sandbox.id, header, keyText(sandbox));
+      // A reset's sandbox has its own id's rows again, whatever a restore had made them.
+      for (const drop of this.statements.dropRows) drop.run(rows);
+      this.statements.putSandbox.run(sandbox.id, header, keyText(sandbox), null);
       this.writeRows(sandbox.id, sandbox);
     });
     this.unreadable.delete(sandbox.id);
-    this.adopt(sandbox, header);
+    this.adopt(sandbox, sandbox.id, header);
   }
 
   commit(sandbox: Sandbox): void {
@@ -215,10 +228,10 @@ export class SqliteStore implements Store {
     }
     try {
       this.write(`save sandbox ${sandbox.id}`, () => {
-        this.writeChanges(sandbox, changes);
-        if (sandbox.eventsDropped > saved.eventsDropped) this.statements.dropLog.run(sandbox.id, 'events', sandbox.eventsDropped);
-        if (sandbox.outboxDropped > saved.outboxDropped) this.statements.dropLog.run(sandbox.id, 'outbox', sandbox.outboxDropped);
-        if (header !== saved.header || keyChanged) this.statements.putSandbox.run(sandbox.id, header, keyText(sandbox));
+        this.writeChanges(sandbox, saved.rows, changes);
+        if (sandbox.eventsDropped > saved.eventsDropped) this.statements.dropLog.run(saved.rows, 'events', sandbox.eventsDropped);
+        if (sandbox.outboxDropped > saved.outboxDropped) this.statements.dropLog.run(saved.rows, 'outbox', sandbox.outboxDropped);
+        if (header !== saved.header || keyChanged) this.statements.updateHeader.run(header, keyText(sandbox), sandbox.id);
       });
     } catch (error) {
       try {
@@ -229,13 +242,14 @@ export class SqliteStore implements Store {
       }
       throw error;
     }
-    this.saved.set(sandbox.id, savedState(sandbox, header));
+    this.saved.set(sandbox.id, savedState(sandbox, saved.rows, header));
     changes.clear(eventsSeen(sandbox), emailsSeen(sandbox));
   }
 
   delete(id: string): void {
+    const rows = this.rowsOf(id);
     this.write(`delete sandbox ${id}`, () => {
-      for (const drop of this.statements.dropRows) drop.run(id);
+      for (const drop of this.statements.dropRows) drop.run(rows);
       for (const drop of this.statements.dropCheckpointRows) drop.run(id);
       this.statements.deleteCheckpoints.run(id);
       this.statements.deleteSandbox.run(id);
@@ -245,27 +259,60 @@ export class SqliteStore implements Store {
     this.unreadable.delete(id);
   }
 
-  saveCheckpoint(sandboxId: string, checkpoint: Checkpoint): void {
+  /**
+   * The checkpoint's rows are copies of the sandbox's, made inside SQLite in slices (sqlite-slices.ts),
+   * the sandbox saved first so that its rows are what the checkpoint holds; its header row last, so
+   * that a copy cut short by a crash is rows of no one, removed at the next start.
+   */
+  async saveCheckpoint(sandbox: Sandbox, checkpoint: Checkpoint): Promise<void> {
+    this.commit(sandbox);
+    const from = this.rowsOf(sandbox.id);
+    const cursor = startOfCopy();
+    const what = `save checkpoint ${checkpoint.id} of sandbox ${sandbox.id}`;
+    await inSlices((work) => this.write(what, work), () => this.slices.copyChunk(from, checkpoint.id, cursor));
     const { state, ...info } = checkpoint;
-    this.write(`save checkpoint ${checkpoint.id} of sandbox ${sandboxId}`, () => {
-      this.statements.putCheckpoint.run(checkpoint.id, sandboxId, JSON.stringify(info), JSON.stringify(sandboxHeader(state)), keyText(state));
-      this.writeRows(checkpoint.id, state);
-    });
+    this.write(what, () => this.statements.putCheckpoint.run(checkpoint.id, sandbox.id, JSON.stringify(info), JSON.stringify(sandboxHeader(state)), keyText(state)));
   }
 
-  deleteCheckpoint(sandboxId: string, checkpointId: string): void {
-    this.write(`delete checkpoint ${checkpointId} of sandbox ${sandboxId}`, () => {
-      for (const drop of this.statements.dropRows) drop.run(checkpointId);
-      this.statements.deleteCheckpoint.run(checkpointId);
-    });
+  /**
+   * The restored sandbox's rows are copies of the checkpoint's, made in slices under a new id; one
+   * small transaction then makes them the sandbox's (`sandboxes.rows`), and its old rows are removed
+   * in slices. A crash at any point leaves the sandbox as it was before or as restored, never between.
+   */
+  async restore(restored: Sandbox, checkpointId: string): Promise<void> {
+    const header = JSON.stringify(sandboxHeader(restored));
+    const rows = randomUUID();
+    const old = this.rowsOf(restored.id);
+    const cursor = startOfCopy();
+    const what = `restore sandbox ${restored.id}`;
+    await inSlices((work) => this.write(what, work), () => this.slices.copyChunk(checkpointId, rows, cursor));
+    this.write(what, () => this.statements.putSandbox.run(restored.id, header, keyText(restored), rows));
+    this.unreadable.delete(restored.id);
+    this.adopt(restored, rows, header);
+    await this.removeRows(old);
+  }
+
+  async deleteCheckpoint(sandboxId: string, checkpointId: string): Promise<void> {
+    this.write(`delete checkpoint ${checkpointId} of sandbox ${sandboxId}`, () => this.statements.deleteCheckpoint.run(checkpointId));
+    await this.removeRows(checkpointId);
+  }
+
+  /** Removes the rows of an owner that nothing names any more, in slices. */
+  private removeRows(owner: string): Promise<void> {
+    return inSlices((work) => this.write(`remove rows of ${owner}`, work), () => this.slices.removeChunk(owner));
+  }
+
+  /** Whose rows are the sandbox's in the file (its own id, unless a restore made a copy its rows). */
+  private rowsOf(id: string): string {
+    return this.saved.get(id)?.rows ?? id;
   }
 
   async close(): Promise<void> {
     if (this.db.open) this.db.close();
   }
 
-  /** Every record, event, e-mail and job of a sandbox (or of a checkpoint's state) as rows of `ownerId`. */
-  private writeRows(ownerId: string, state: Sandbox | SandboxSnapshot): void {
+  /** Every record, event, e-mail and job of the sandbox as rows of `ownerId`. */
+  private writeRows(ownerId: string, state: Sandbox): void {
     const { upsertRecord, insertLog, insertJob } = this.statements;
     for (const field of MAPS) {
       for (const [key, value] of state[field] as Iterable<[string, unknown]>) upsertRecord.run(ownerId, field, key, JSON.stringify(value));
@@ -276,7 +323,7 @@ export class SqliteStore implements Store {
     for (const job of state.jobs) insertJob.run(ownerId, job.seq, JSON.stringify(job));
   }
 
-  private writeChanges(sandbox: Sandbox, changes: ChangeSet): void {
+  private writeChanges(sandbox: Sandbox, rows: string, changes: ChangeSet): void {
     const { upsertRecord, updateRecord, deleteRecord, insertLog, insertJob, deleteJob } = this.statements;
     // What a turn changed, so a few hundred billings at most between an advance's slices: their
     // JSON may be held until the write ends (put() writes every record, and remembers none).
@@ -285,19 +332,19 @@ export class SqliteStore implements Store {
       const map = sandbox[collection as (typeof MAPS)[number]] as Map<string, unknown>;
       for (const [key, change] of keys) {
         // An insert (a key new to the Map, or deleted and set again) goes to the end of the order.
-        if (change === 'delete') deleteRecord.run(sandbox.id, collection, key);
-        else if (change === 'insert') upsertRecord.run(sandbox.id, collection, key, stringify(map.get(key)));
-        else updateRecord.run(stringify(map.get(key)), sandbox.id, collection, key);
+        if (change === 'delete') deleteRecord.run(rows, collection, key);
+        else if (change === 'insert') upsertRecord.run(rows, collection, key, stringify(map.get(key)));
+        else updateRecord.run(stringify(map.get(key)), rows, collection, key);
       }
     }
     // Events (e-mails) recorded and dropped again within the turn (a long advance) are never written.
     const newRows = (kind: (typeof LOGS)[number], log: object[], dropped: number, saved: number) => {
-      for (let seq = Math.max(saved, dropped); seq < dropped + log.length; seq += 1) insertLog.run(sandbox.id, kind, seq, ...logRow(log[seq - dropped]!, stringify));
+      for (let seq = Math.max(saved, dropped); seq < dropped + log.length; seq += 1) insertLog.run(rows, kind, seq, ...logRow(log[seq - dropped]!, stringify));
     };
     newRows('events', sandbox.events, sandbox.eventsDropped, changes.eventsSaved);
     newRows('outbox', sandbox.outbox, sandbox.outboxDropped, changes.outboxSaved);
-    for (const seq of changes.jobsRemoved) deleteJob.run(sandbox.id, seq);
-    for (const [seq, job] of changes.jobsAdded) insertJob.run(sandbox.id, seq, JSON.stringify(job));
+    for (const seq of changes.jobsRemoved) deleteJob.run(rows, seq);
+    for (const [seq, job] of changes.jobsAdded) insertJob.run(rows, seq, JSON.stringify(job));
   }
 
   /** Runs `work` and the ids position in one transaction; a failure is reported and becomes a 503. */
@@ -320,10 +367,10 @@ export class SqliteStore implements Store {
     return this.options.idsPosition?.() ?? this.savedIdsPosition;
   }
 
-  /** Takes a sandbox that the file now holds exactly: tracking on, nothing pending. */
-  private adopt(sandbox: Sandbox, header = JSON.stringify(sandboxHeader(sandbox))): void {
+  /** Takes a sandbox that the file now holds exactly, as rows of `rows`: tracking on, nothing pending. */
+  private adopt(sandbox: Sandbox, rows: string, header = JSON.stringify(sandboxHeader(sandbox))): void {
     this.sandboxes.set(sandbox.id, sandbox);
-    this.saved.set(sandbox.id, savedState(sandbox, header));
+    this.saved.set(sandbox.id, savedState(sandbox, rows, header));
     sandbox.changes.clear(eventsSeen(sandbox), emailsSeen(sandbox));
     sandbox.changes.enabled = true;
   }
@@ -332,12 +379,15 @@ export class SqliteStore implements Store {
     return (this.db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined)?.value;
   }
 
+  /** Reads every sandbox; then removes the rows that no sandbox or checkpoint names (a copy a crash cut short). */
   private loadAll(): void {
-    for (const stored of readSandboxes(this.db, this.file)) {
+    const { sandboxes, orphans } = readSandboxes(this.db, this.file);
+    for (const stored of sandboxes) {
       this.check(stored.snapshot, `sandbox ${stored.snapshot.id}`);
       for (const checkpoint of stored.checkpoints) this.check(checkpoint.state, `checkpoint ${checkpoint.id} of sandbox ${stored.snapshot.id}`);
-      this.adopt(loaded(stored));
+      this.adopt(loaded(stored), stored.rows);
     }
+    for (const owner of orphans) for (const drop of this.statements.dropRows) drop.run(owner);
   }
 
   /** Brings a sandbox read from the file (or a checkpoint's state) to today's form, and validates it. */
@@ -351,7 +401,7 @@ export class SqliteStore implements Store {
   private readBack(id: string): void {
     let stored: StoredSandbox | undefined;
     try {
-      [stored] = readSandboxes(this.db, this.file, id);
+      [stored] = readSandboxes(this.db, this.file, id).sandboxes;
     } catch (error) {
       const reason = (error as Error).message;
       this.options.report?.(`billing-sim: could not read sandbox ${id} back from ${this.file}: ${reason}`);
@@ -360,7 +410,7 @@ export class SqliteStore implements Store {
     if (stored) {
       upgradeDataFileSandbox(stored.snapshot);
       for (const checkpoint of stored.checkpoints) upgradeDataFileSandbox(checkpoint.state);
-      this.adopt(loaded(stored));
+      this.adopt(loaded(stored), stored.rows);
     } else this.sandboxes.delete(id);
   }
 }
@@ -381,7 +431,8 @@ const eventsSeen = (sandbox: Sandbox): number => sandbox.eventsDropped + sandbox
 /** How many e-mails the sandbox has sent in all, dropped ones included. */
 const emailsSeen = (sandbox: Sandbox): number => sandbox.outboxDropped + sandbox.outbox.length;
 
-const savedState = (sandbox: Sandbox, header: string): Saved => ({
+const savedState = (sandbox: Sandbox, rows: string, header: string): Saved => ({
+  rows,
   header,
   signingKey: sandbox.signingKey,
   eventsDropped: sandbox.eventsDropped,

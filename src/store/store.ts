@@ -210,12 +210,15 @@ export interface Store {
    */
   delete(id: string): void;
   /**
-   * Saves a checkpoint the sandbox has just been given. A durable store has written it when this
-   * returns, or throws a 503 `storage_unavailable` and the caller keeps nothing of it.
+   * Saves a checkpoint just taken of the sandbox (and the sandbox as it is). A durable store has
+   * written it when this settles, or rejects with a 503 `storage_unavailable` and the caller keeps
+   * nothing of it. A durable store's work runs in slices that let other sandboxes' requests run.
    */
-  saveCheckpoint(sandboxId: string, checkpoint: Checkpoint): void;
+  saveCheckpoint(sandbox: Sandbox, checkpoint: Checkpoint): void | Promise<void>;
+  /** Replaces a sandbox by `restored`, made from its checkpoint `checkpointId` (store/checkpoints.ts), as `put` would. */
+  restore(restored: Sandbox, checkpointId: string): void | Promise<void>;
   /** Removes one checkpoint of the sandbox, as `delete` removes a sandbox. */
-  deleteCheckpoint(sandboxId: string, checkpointId: string): void;
+  deleteCheckpoint(sandboxId: string, checkpointId: string): void | Promise<void>;
   close(): Promise<void>;
 }
 
@@ -269,6 +272,10 @@ export class MemoryStore implements Store {
   }
 
   saveCheckpoint(): void {}
+
+  restore(restored: Sandbox): void {
+    this.put(restored);
+  }
 
   deleteCheckpoint(): void {}
 

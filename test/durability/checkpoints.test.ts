@@ -48,14 +48,16 @@ describe('checkpoints with --data', () => {
       const restored = await send(second.url, 'POST', `/sim/v1/checkpoints/${taken.id}/restore`, token);
       expect(restored.status).toBe(200);
       expect(await emails(second.url, token)).toEqual(['kept@example.com']);
+      // Written after the restore: to the sandbox's rows as restored.
+      await send(second.url, 'POST', '/api/v1/clients/', token, { email: 'after-restore@example.com' });
     } finally {
       await second.stop();
     }
 
-    // The restore was written too: a third start finds the sandbox restored, and its checkpoint still there.
+    // The restore was written too: a third start finds the sandbox restored and changed since, and its checkpoint still there.
     const third = await startSimulator({ port: 0, quiet: true, dataFile: file });
     try {
-      expect(await emails(third.url, token)).toEqual(['kept@example.com']);
+      expect(await emails(third.url, token)).toEqual(['after-restore@example.com', 'kept@example.com']);
       expect((await send(third.url, 'GET', '/sim/v1/clock', token)).body).toEqual({ now: '2028-02-29T10:00:00.000Z', frozen: true });
       expect(((await send(third.url, 'GET', '/sim/v1/checkpoints', token)).body as List<Checkpoint>).results.map((kept) => kept.id)).toEqual([taken.id]);
     } finally {
@@ -93,12 +95,38 @@ describe('checkpoints with --data', () => {
     }
   });
 
+  it('rows of a copy cut short by a crash (a checkpoint or restore not yet answered) are never read, and the next start removes them', async () => {
+    const file = join(dir, 'cut-short.db');
+    const first = await startSimulator({ port: 0, quiet: true, dataFile: file });
+    const { token } = (await send(first.url, 'POST', '/sim/v1/sandboxes', null, {})).body as { token: string };
+    await send(first.url, 'POST', '/api/v1/clients/', token, { email: 'kept@example.com' });
+    await first.stop();
+    // What a checkpoint's copy leaves when the process dies between two of its slices: rows, and no checkpoint naming them.
+    const db = new Database(file);
+    db.exec("INSERT INTO records (sandbox_id, collection, key, data) SELECT 'cut-short', collection, key, data FROM records");
+    db.close();
+
+    const second = await startSimulator({ port: 0, quiet: true, dataFile: file });
+    try {
+      expect(await emails(second.url, token)).toEqual(['kept@example.com']);
+      expect((await send(second.url, 'GET', '/sim/v1/checkpoints', token)).body).toEqual({ results: [], next: null, previous: null });
+    } finally {
+      await second.stop();
+    }
+    const cleaned = new Database(file, { readonly: true });
+    try {
+      expect(cleaned.prepare("SELECT count(*) AS n FROM records WHERE sandbox_id = 'cut-short'").get()).toEqual({ n: 0 });
+    } finally {
+      cleaned.close();
+    }
+  });
+
   it('a data file of format 1, written before checkpoints, opens and takes them', async () => {
     const file = join(dir, 'format-1.db');
     const first = await startSimulator({ port: 0, quiet: true, dataFile: file });
     await first.stop();
     const db = new Database(file);
-    db.exec("DROP TABLE checkpoints; UPDATE meta SET value = '1' WHERE key = 'schema'");
+    db.exec("DROP TABLE checkpoints; ALTER TABLE sandboxes DROP COLUMN rows; UPDATE meta SET value = '1' WHERE key = 'schema'");
     db.close();
 
     const second = await startSimulator({ port: 0, quiet: true, dataFile: file });

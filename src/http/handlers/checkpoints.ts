@@ -19,11 +19,11 @@ export function findCheckpoint(sandbox: Sandbox, id: string | undefined): Checkp
 }
 
 export const checkpointHandlers: Record<string, SandboxHandler> = {
-  createCheckpoint: ({ sandbox, body, services }) => {
+  createCheckpoint: async ({ sandbox, body, services }) => {
     checkCheckpointFits(sandbox);
     const checkpoint = takeCheckpoint(sandbox, (body.name as string | undefined) ?? null, services.clock, services.ids);
     // Saved first: a checkpoint the file could not take is not kept in memory either.
-    services.store.saveCheckpoint(sandbox.id, checkpoint);
+    await services.store.saveCheckpoint(sandbox, checkpoint);
     sandbox.checkpoints.push(checkpoint);
     return created(checkpointView(checkpoint));
   },
@@ -33,18 +33,18 @@ export const checkpointHandlers: Record<string, SandboxHandler> = {
     return ok({ ...page, results: page.results.map(checkpointView) });
   },
 
-  restoreCheckpoint: ({ sandbox, params, services }) => {
+  restoreCheckpoint: async ({ sandbox, params, services }) => {
     const checkpoint = findCheckpoint(sandbox, params.id);
     const restored = restoredSandbox(sandbox, checkpoint, services.clock);
-    // As a reset: the sandbox is replaced whole, and with --data written whole.
-    services.store.put(restored);
+    // As a reset, the sandbox is replaced whole.
+    await services.store.restore(restored, checkpoint.id);
     const clock = clockView(restored.clock, services.clock);
     return ok({ ...clock, clock, checkpoint: checkpointView(checkpoint) });
   },
 
-  deleteCheckpoint: ({ sandbox, params, services }) => {
+  deleteCheckpoint: async ({ sandbox, params, services }) => {
     const checkpoint = findCheckpoint(sandbox, params.id);
-    services.store.deleteCheckpoint(sandbox.id, checkpoint.id);
+    await services.store.deleteCheckpoint(sandbox.id, checkpoint.id);
     sandbox.checkpoints = sandbox.checkpoints.filter((kept) => kept !== checkpoint);
     return noContent();
   },
