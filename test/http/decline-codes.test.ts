@@ -3,8 +3,12 @@
 // `insufficient_funds`); `token_outcomes` items are `"success"`, `"failure"` or a code. The code and the
 // platform's message go into `transaction_data.attempts[].error` and the `purchase.payment_failure` event."
 
-import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startSimulator } from '../../src/index.ts';
+import { send } from '../support/spawn-sim.ts';
 import { DECLINE_CODES, declineMessage } from '../../src/domain/decline-codes.ts';
 import { loadSpec } from '../../src/contract/spec.ts';
 import { useHarness } from '../support/harness.ts';
@@ -28,6 +32,8 @@ import {
 
 const NOW = '2026-01-31T09:00:00Z';
 const h = useHarness({ now: NOW });
+const dir = mkdtempSync(join(tmpdir(), 'billing-sim-declines-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A client whose card was saved by paying a one-off purchase with `pay`; returns the client and the token id. */
 async function cardSaved(box: Box, pay: Record<string, unknown>) {
@@ -162,6 +168,30 @@ describe('a decline code in token_outcomes', () => {
       codes.push(after.status === 'paid' ? 'paid' : newestError(after)?.code);
     }
     expect(codes).toEqual(['expired_card', 'insufficient_funds', 'paid']);
+  });
+});
+
+describe('a data file', () => {
+  it('keeps a token\'s code outcomes across a restart', async () => {
+    const file = join(dir, 'declines.db');
+    const box = (server: { url: string; token: string; brandId: string }): Box => ({
+      h,
+      token: server.token,
+      brandId: server.brandId,
+      req: (method, path, body) => send(server.url, method, path, server.token, body),
+    });
+    const first = await startSimulator({ port: 0, quiet: true, dataFile: file, clock: { now: () => Date.parse(NOW) } });
+    const { clientId, token } = await cardSaved(box(first), { token_outcomes: ['restricted_card', 'success'] });
+    await first.stop();
+    const second = await startSimulator({ port: 0, quiet: true, dataFile: file });
+    try {
+      const again = box(second);
+      const purchase = await createPurchase(again, clientId);
+      expect((await again.req('POST', `/api/v1/purchases/${purchase.id}/charge/`, { recurring_token: token })).status).toBe(400);
+      expect(newestError(await getPurchase(again, purchase.id))?.code).toBe('restricted_card');
+    } finally {
+      await second.stop();
+    }
   });
 });
 
