@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startSimulator } from '../../src/index.ts';
-import { send } from '../support/spawn-sim.ts';
 import { DECLINE_CODES, declineMessage } from '../../src/domain/decline-codes.ts';
 import { loadSpec } from '../../src/contract/spec.ts';
 import { useHarness } from '../support/harness.ts';
@@ -23,8 +22,11 @@ import {
   makeTemplate,
   payPurchase,
   sandboxAt,
+  saveToken,
+  serverBox,
   subscribe,
   subscriberBody,
+  tokenBox,
   type Box,
   type Errors,
   type Purchase,
@@ -35,12 +37,10 @@ const h = useHarness({ now: NOW });
 const dir = mkdtempSync(join(tmpdir(), 'billing-sim-declines-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** A client whose card was saved by paying a one-off purchase with `pay`; returns the client and the token id. */
-async function cardSaved(box: Box, pay: Record<string, unknown>) {
+/** A client with a card saved with these later outcomes; returns the client and the token id. */
+async function cardSaved(box: Box, outcomes: Parameters<typeof saveToken>[2]) {
   const client = await makeClient(box);
-  const saving = await createPurchase(box, client.id);
-  await payPurchase(box, saving.id, { method: 'visa', save_token: true, ...pay });
-  return { clientId: client.id, token: saving.id };
+  return { clientId: client.id, token: await saveToken(box, client.id, outcomes) };
 }
 
 const newestError = (purchase: Purchase) => purchase.transaction_data.attempts[0]!.error;
@@ -92,7 +92,7 @@ describe('decline_code on POST /sim/v1/purchases/{id}/pay', () => {
 describe('a decline code in token_outcomes', () => {
   it('a charge declined with expired_card answers 400 purchase_charge_error naming the reason, and the purchase\'s attempt carries that code and its message', async () => {
     const box = await sandboxAt(h, NOW);
-    const { clientId, token } = await cardSaved(box, { token_outcomes: ['expired_card'] });
+    const { clientId, token } = await cardSaved(box, { tokenOutcomes: ['expired_card'] });
     const purchase = await createPurchase(box, clientId);
     const refused = await box.req('POST', `/api/v1/purchases/${purchase.id}/charge/`, { recurring_token: token });
     expectRejected(refused, '__all__', 'purchase_charge_error');
@@ -104,7 +104,7 @@ describe('a decline code in token_outcomes', () => {
 
   it('["do_not_honour", "success"] declines the next POST /charge/ with do_not_honour, then succeeds', async () => {
     const box = await sandboxAt(h, NOW);
-    const { clientId, token } = await cardSaved(box, { token_outcomes: ['do_not_honour', 'success'] });
+    const { clientId, token } = await cardSaved(box, { tokenOutcomes: ['do_not_honour', 'success'] });
     const first = await createPurchase(box, clientId);
     expectRejected(await box.req('POST', `/api/v1/purchases/${first.id}/charge/`, { recurring_token: token }), '__all__', 'purchase_charge_error');
     expect(newestError(await getPurchase(box, first.id))?.code).toBe('do_not_honour');
@@ -130,7 +130,7 @@ describe('a decline code in token_outcomes', () => {
 
   it('token_outcome (one value) may be a code too: every later charge is declined with it', async () => {
     const box = await sandboxAt(h, NOW);
-    const { clientId, token } = await cardSaved(box, { token_outcome: 'stolen_card' });
+    const { clientId, token } = await cardSaved(box, { tokenOutcome: 'stolen_card' });
     for (let i = 0; i < 2; i += 1) {
       const purchase = await createPurchase(box, clientId);
       expectRejected(await box.req('POST', `/api/v1/purchases/${purchase.id}/charge/`, { recurring_token: token }), '__all__', 'purchase_charge_error');
@@ -150,14 +150,14 @@ describe('a decline code in token_outcomes', () => {
 
   it('a snapshot export/import round trip keeps a token\'s code outcomes', async () => {
     const box = await sandboxAt(h, NOW);
-    const { token } = await cardSaved(box, { token_outcomes: ['expired_card', 'failure', 'success'] });
+    const { token } = await cardSaved(box, { tokenOutcomes: ['expired_card', 'failure', 'success'] });
     const snapshot = (await box.req('GET', '/sim/v1/snapshot')).body as { sandbox: { tokenOutcomes: unknown } };
     expect(snapshot.sandbox.tokenOutcomes).toEqual([[token, ['expired_card', 'failure', 'success']]]);
     // Loaded where none of its ids is taken: the sandbox it came from is deleted first.
     expect((await box.req('DELETE', '/sim/v1/sandbox')).status).toBe(204);
     const copy = await h.request('POST', '/sim/v1/sandboxes', { token: null, body: { snapshot } });
     expect(copy.status, copy.text).toBe(201);
-    const copied: Box = { h, token: (copy.body as { token: string }).token, brandId: box.brandId, req: (method, path, body) => h.request(method, path, { token: copied.token, body }) };
+    const copied = tokenBox(h, (copy.body as { token: string }).token, box.brandId);
     expect(((await copied.req('GET', '/sim/v1/snapshot')).body as typeof snapshot).sandbox.tokenOutcomes).toEqual([[token, ['expired_card', 'failure', 'success']]]);
     const clientId = (await getPurchase(copied, token)).client_id;
     const codes: (string | undefined)[] = [];
@@ -174,18 +174,12 @@ describe('a decline code in token_outcomes', () => {
 describe('a data file', () => {
   it('keeps a token\'s code outcomes across a restart', async () => {
     const file = join(dir, 'declines.db');
-    const box = (server: { url: string; token: string; brandId: string }): Box => ({
-      h,
-      token: server.token,
-      brandId: server.brandId,
-      req: (method, path, body) => send(server.url, method, path, server.token, body),
-    });
     const first = await startSimulator({ port: 0, quiet: true, dataFile: file, clock: { now: () => Date.parse(NOW) } });
-    const { clientId, token } = await cardSaved(box(first), { token_outcomes: ['restricted_card', 'success'] });
+    const { clientId, token } = await cardSaved(serverBox(h, first), { tokenOutcomes: ['restricted_card', 'success'] });
     await first.stop();
     const second = await startSimulator({ port: 0, quiet: true, dataFile: file });
     try {
-      const again = box(second);
+      const again = serverBox(h, second);
       const purchase = await createPurchase(again, clientId);
       expect((await again.req('POST', `/api/v1/purchases/${purchase.id}/charge/`, { recurring_token: token })).status).toBe(400);
       expect(newestError(await getPurchase(again, purchase.id))?.code).toBe('restricted_card');
