@@ -83,12 +83,21 @@ export function toFieldErrors(ajvErrors: readonly ErrorObject[], stopped = false
   const fields = emptyFieldErrors();
   let listed = 0;
   let cut = false;
+  // A value may match any of several enums (a TokenOutcome: success, failure or a DeclineCode): each
+  // branch reports its own, and the one invalid_choice answered names them all.
+  const choices = new Map<string, unknown[]>();
   for (const error of ajvErrors) {
     const described = describe(error);
     if (!described) continue;
     const [field, detail] = described;
     const list = (fields[field] ??= []);
-    if (list.some((seen) => seen.code === detail.code)) continue;
+    const seen = list.findIndex((listed) => listed.code === detail.code);
+    if (error.keyword === 'enum') {
+      const allowed = [...(choices.get(field) ?? []), ...((error.params as { allowedValues: unknown[] }).allowedValues)];
+      choices.set(field, allowed);
+      if (seen >= 0) list[seen] = errors.invalidChoice(error.data, allowed);
+    }
+    if (seen >= 0) continue;
     if (listed === MAX_ERRORS) {
       if (list.length === 0) delete fields[field];
       cut = true;

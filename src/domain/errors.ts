@@ -18,6 +18,18 @@ export type FieldErrors = Record<string, ErrorDetail[]>;
 export const MAX_ERRORS = 100;
 
 /**
+ * Allowed values an `invalid_choice` message names. The 64 decline codes (decline-codes.ts) take some
+ * 1,300 characters, past the 500 of one message (contract/limits.ts MAX_ERROR_TEXT); the first ones,
+ * the common reasons, and the count say enough, and openapi.yaml lists every value.
+ */
+export const MAX_CHOICES_NAMED = 10;
+
+function allowedText(allowed: readonly unknown[]): string {
+  if (allowed.length <= MAX_CHOICES_NAMED) return ` Allowed: ${allowed.join(', ')}.`;
+  return ` Allowed: ${allowed.slice(0, MAX_CHOICES_NAMED).join(', ')} and ${allowed.length - MAX_CHOICES_NAMED} more (openapi.yaml lists them).`;
+}
+
+/**
  * An empty error map. Field paths come from the client (`{"constructor": 1}` → `constructor:
  * unknown_field`), so the map has no prototype: on `{}`, `fields.constructor ??= []` finds
  * Object's constructor and `fields.__proto__ = [...]` replaces the prototype.
@@ -119,7 +131,7 @@ export const errors = {
     code: 'max_items',
   }),
   invalidChoice: (value: unknown, allowed?: readonly unknown[]): ErrorDetail => ({
-    message: `${quoted(value)} is not a valid choice.${allowed ? ` Allowed: ${allowed.join(', ')}.` : ''}`,
+    message: `${quoted(value)} is not a valid choice.${allowed ? allowedText(allowed) : ''}`,
     code: 'invalid_choice',
   }),
   unknownField: (): ErrorDetail => ({

@@ -22,9 +22,6 @@ export const EXECUTION_DAYS: Record<ServiceType, number> = { ONEDAY: 1, TWODAY: 
  */
 export const PAYABLE: ReadonlySet<PurchaseStatus> = new Set(['created', 'sent', 'viewed', 'error', 'overdue']);
 
-/** What the simulated bank answers a declined payment with, as the platform's `error` of an attempt. */
-export const DECLINED = { code: 'insufficient_funds', message: 'Insufficient funds.', description: 'The simulated bank declined the payment (outcome failure).' };
-
 const PURCHASE_READ_ONLY = [
   ...SERVER_FIELDS,
   'billing_template_id',

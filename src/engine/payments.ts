@@ -5,9 +5,10 @@
 import { DAY_MS } from '../domain/calendar.ts';
 import { unixSeconds, type Context } from '../domain/context.ts';
 import { cardFor, type CardInput } from '../domain/cards.ts';
+import { declineError, DEFAULT_DECLINE_CODE } from '../domain/decline-codes.ts';
 import { ALL, errors, fieldError } from '../domain/errors.ts';
 import { findMethod, methodsFor, offeredMethods } from '../domain/payment-methods.ts';
-import { assertPayable, DECLINED, EXECUTION_DAYS, serviceTypeFits, withAttempt, withStatus } from '../domain/purchases.ts';
+import { assertPayable, EXECUTION_DAYS, serviceTypeFits, withAttempt, withStatus } from '../domain/purchases.ts';
 import { attempt, historyWith, NO_EXTRA, paymentDetails, transactionWith } from '../domain/shared-parts.ts';
 import type { Attempt, BillingTemplateClient, Input, Purchase, PurchaseStatus, RecurringToken, TransactionData } from '../domain/types.ts';
 import type { Sandbox, TokenOutcome } from '../store/store.ts';
@@ -101,9 +102,11 @@ function collect(
   return savePurchase(sandbox, withStatus(purchase, 'pending_execute', ctx, changes), 'purchase.pending_execute', ctx);
 }
 
-/** A declined attempt of `type` with `card`, recorded on the purchase; `status` is where it leaves the purchase. */
-function declined(purchase: Purchase, type: 'execute' | 'recurring_execute', method: string, status: PurchaseStatus, ctx: Context, card: Attempt['extra'] = NO_EXTRA): Purchase {
-  const changes = withAttempt(purchase, attempt(type, method, DECLINED, card));
+type Decline = NonNullable<Attempt['error']>;
+
+/** A declined attempt of `type` with `card` and the bank's `error`, recorded on the purchase; `status` is where it leaves the purchase. */
+function declined(purchase: Purchase, type: 'execute' | 'recurring_execute', method: string, status: PurchaseStatus, ctx: Context, error: Decline, card: Attempt['extra'] = NO_EXTRA): Purchase {
+  const changes = withAttempt(purchase, attempt(type, method, error, card));
   return status === purchase.status ? { ...purchase, ...changes, updated_on: unixSeconds(ctx.clock.now()) } : withStatus(purchase, status, ctx, changes);
 }
 
@@ -138,6 +141,9 @@ function tokenOutcomes(input: Input): TokenOutcome[] {
   if (input.token_outcomes !== undefined && input.token_outcome !== undefined) {
     throw fieldError('token_outcomes', errors.invalid('Send token_outcomes or token_outcome, not both: token_outcome "x" means token_outcomes ["x"].'));
   }
+  if (input.decline_code !== undefined && input.outcome !== 'failure') {
+    throw fieldError('decline_code', errors.invalid('decline_code says why this payment is declined: send it with outcome "failure".'));
+  }
   return (input.token_outcomes as TokenOutcome[] | undefined) ?? [(input.token_outcome as TokenOutcome | undefined) ?? 'success'];
 }
 
@@ -153,7 +159,7 @@ export function payAtCheckout(sandbox: Sandbox, purchase: Purchase, input: Input
   // The card paying (null for another method), kept on this payment's attempt.
   const card = cardFor(method, input.card as CardInput | undefined, purchase, ctx.clock.now());
   if (input.outcome === 'failure') {
-    return savePurchase(sandbox, declined(purchase, 'execute', method, 'error', ctx, card ?? NO_EXTRA), 'purchase.payment_failure', ctx);
+    return savePurchase(sandbox, declined(purchase, 'execute', method, 'error', ctx, declineError(input.decline_code), card ?? NO_EXTRA), 'purchase.payment_failure', ctx);
   }
   // force_recurring saves the credentials "when the payment method supports it, without giving the customer a choice".
   let payable = purchase;
@@ -195,6 +201,12 @@ export function usableToken(sandbox: Sandbox, purchase: Purchase, tokenId: strin
  */
 export const OTHER_CLIENTS_TOKEN = 'purchase.charged_with_other_clients_token';
 
+/** How the bank answers the token's next charge (using up its outcome): null when it accepts, else why it declines. */
+function nextDecline(sandbox: Sandbox, tokenId: string): Decline | null {
+  const outcome = nextTokenOutcome(sandbox, tokenId);
+  return outcome === 'success' ? null : declineError(outcome === 'failure' ? DEFAULT_DECLINE_CODE : outcome);
+}
+
 /**
  * POST /purchases/{id}/charge/. DESIGN.md §9: a declined charge is recorded (an attempt in
  * transaction_data, event purchase.payment_failure), leaves the status as it was, and is then
@@ -205,10 +217,11 @@ export function chargeWithToken(sandbox: Sandbox, purchase: Purchase, tokenId: s
   assertPayable(purchase, errors.chargeError);
   const token = usableToken(sandbox, purchase, tokenId, ctx.clock.now());
   const otherClients = token.client_id !== purchase.client_id;
-  if (nextTokenOutcome(sandbox, token.id) === 'failure') {
-    const failed = savePurchase(sandbox, declined(purchase, 'recurring_execute', token.payment_method, purchase.status, ctx, savedCard(sandbox, token.id)), 'purchase.payment_failure', ctx);
+  const decline = nextDecline(sandbox, token.id);
+  if (decline) {
+    const failed = savePurchase(sandbox, declined(purchase, 'recurring_execute', token.payment_method, purchase.status, ctx, decline, savedCard(sandbox, token.id)), 'purchase.payment_failure', ctx);
     if (otherClients) recordEvent(sandbox, OTHER_CLIENTS_TOKEN, failed, ctx);
-    throw fieldError(ALL, errors.chargeError(`The charge was declined: ${DECLINED.message} See transaction_data.attempts of the purchase.`));
+    throw fieldError(ALL, errors.chargeError(`The charge was declined (${decline.code}): ${decline.message} See transaction_data.attempts of the purchase.`));
   }
   const charged = collect(sandbox, purchase, token.payment_method, token.id, 'recurring_execute', ctx);
   if (otherClients) recordEvent(sandbox, OTHER_CLIENTS_TOKEN, charged, ctx);
@@ -220,10 +233,11 @@ export function chargeWithToken(sandbox: Sandbox, purchase: Purchase, tokenId: s
  * card's decline there, the purchase becomes `error` with a failed attempt and `purchase.payment_failure`, and
  * the page sends the payer to failure_redirect. The token is not used up: its own outcomes stay as they were.
  */
-export function declineSavedCard(sandbox: Sandbox, purchase: Purchase, tokenId: string, ctx: Context): Purchase {
+export function declineSavedCard(sandbox: Sandbox, purchase: Purchase, tokenId: string, ctx: Context, code?: unknown): Purchase {
+  const error = declineError(code);
   assertPayable(purchase);
   const token = usableToken(sandbox, purchase, tokenId, ctx.clock.now());
-  return savePurchase(sandbox, declined(purchase, 'recurring_execute', token.payment_method, 'error', ctx, savedCard(sandbox, token.id)), 'purchase.payment_failure', ctx);
+  return savePurchase(sandbox, declined(purchase, 'recurring_execute', token.payment_method, 'error', ctx, error, savedCard(sandbox, token.id)), 'purchase.payment_failure', ctx);
 }
 
 /**
@@ -245,8 +259,9 @@ export function chargeAutomatically(
     return sent;
   }
   processed.charges += 1;
-  if (nextTokenOutcome(sandbox, token.id) === 'failure') {
-    const failed = savePurchase(sandbox, declined(purchase, 'recurring_execute', token.payment_method, 'sent', ctx, savedCard(sandbox, token.id)), 'purchase.subscription_charge_failure', ctx);
+  const decline = nextDecline(sandbox, token.id);
+  if (decline) {
+    const failed = savePurchase(sandbox, declined(purchase, 'recurring_execute', token.payment_method, 'sent', ctx, decline, savedCard(sandbox, token.id)), 'purchase.subscription_charge_failure', ctx);
     if (subscriber.send_invoice_on_charge_failure) sendEmail(sandbox, 'invoice', failed, ctx);
     return failed;
   }

@@ -14,6 +14,7 @@ import type {
   SimEvent,
   Webhook,
 } from '../domain/types.ts';
+import type { DeclineCode } from '../domain/decline-codes.ts';
 import type { Job } from '../domain/jobs.ts';
 import { ChangeSet, TrackedMap } from './changes.ts';
 
@@ -103,8 +104,12 @@ export interface SigningKey {
   privateKey: string;
 }
 
-/** How a charge with a saved token goes (`token_outcomes` of the payment that saved it). */
-export type TokenOutcome = 'success' | 'failure';
+/**
+ * How a charge with a saved token goes (`token_outcomes` of the payment that saved it): accepted, or
+ * declined with a decline code; `failure` is a decline with the default code (insufficient_funds).
+ * Kept as sent, so a sequence reads back as it was given.
+ */
+export type TokenOutcome = 'success' | 'failure' | DeclineCode;
 
 export interface Sandbox {
   id: string;

@@ -1,8 +1,9 @@
 // The checkout page's HTML: the order (brand, products, total, due), then either the payment form
 // (a purchase still waiting for its money) or a page that says why there is nothing to pay. Every
 // control has a <label for>; the DOM order is the tab order: choice of card, card details, save,
-// outcome, pay.
+// outcome, the decline reason beside "Decline", pay.
 
+import { COMMON_DECLINE_CODES, DEFAULT_DECLINE_CODE, declineMessage, isDeclineCode } from '../domain/decline-codes.ts';
 import { EXECUTION_DAYS, PAYABLE } from '../domain/purchases.ts';
 import { findMethod, type PaymentMethod } from '../domain/payment-methods.ts';
 import { lineTotal } from '../domain/purchase-details.ts';
@@ -125,18 +126,32 @@ function cardFields(): SafeHtml {
     <input type="text" id="card-expiry" name="card_expiry" autocomplete="off" placeholder="MM/YY" maxlength="5"></p>`;
 }
 
+/** The common reasons of a decline (POST /sim/v1/purchases/{id}/pay `decline_code`), insufficient_funds chosen. */
+function declineReasons(): SafeHtml {
+  return html`<label for="decline-code" class="visually-hidden">Decline reason</label>
+      <select id="decline-code" name="decline_code">${COMMON_DECLINE_CODES.map(
+        (code) => html`<option value="${code}"${code === DEFAULT_DECLINE_CODE ? html` selected` : ''}>${code}: ${declineMessage(code)}</option>`,
+      )}</select>`;
+}
+
 function outcomes(): SafeHtml {
   return html`${Object.entries(OUTCOMES).map(
     ([name, outcome], index) => html`<span class="choice"><input type="radio" name="outcome" id="outcome-${name}" value="${name}"${
       index === 0 ? html` checked` : ''
     }>
-      <label for="outcome-${name}">${outcome.label}</label></span>`,
+      <label for="outcome-${name}">${outcome.label}</label>${name === 'decline' ? html` ${declineReasons()}` : ''}</span>`,
   )}`;
+}
+
+/** "The payment was declined: The card has expired.", with the reason of the newest failed attempt when it has one. */
+function declined(purchase: Purchase): string {
+  const code = purchase.transaction_data.attempts.find((attempt) => !attempt.successful)?.error?.code;
+  return isDeclineCode(code) ? `The payment was declined: ${declineMessage(code)}` : 'The payment was declined.';
 }
 
 function statusNote(purchase: Purchase): SafeHtml {
   if (purchase.status === 'error') {
-    return html`<div class="alert error" role="alert" id="result">The payment was declined. Choose a payment method and try again.</div>`;
+    return html`<div class="alert error" role="alert" id="result">${declined(purchase)} Choose a payment method and try again.</div>`;
   }
   if (purchase.status === 'overdue') {
     // Overdue is still payable; a due_strict purchase would be `expired` instead and show no form.
@@ -173,7 +188,7 @@ function paymentForm(view: CheckoutView): SafeHtml {
     <fieldset>
       <legend>Test outcome</legend>
       ${outcomes()}
-      <p class="hint">Decline declines this payment, with a new method or a saved card. Otherwise a saved card answers as it was saved (approve, or decline later charges).</p>
+      <p class="hint">Decline declines this payment, with a new method or a saved card, for the reason chosen beside it. Otherwise a saved card answers as it was saved (approve, or decline later charges).</p>
     </fieldset>
     <button type="submit" id="pay">Pay ${total}</button>
     ${cancelLink(view)}

@@ -109,11 +109,15 @@ function messages(error: ApiError): string[] {
 function pay(sandbox: Sandbox, purchase: Purchase, form: Record<string, unknown>, ctx: Context): Purchase {
   const payWith = typeof form.pay_with === 'string' ? form.pay_with : '';
   const [kind, value = ''] = payWith.split(/:(.*)/s);
-  // "Decline" declines whatever pays, a saved card too; the other outcomes leave a saved card to its own.
-  if (kind === 'token') return form.outcome === 'decline' ? declineSavedCard(sandbox, purchase, value, ctx) : chargeWithToken(sandbox, purchase, value, ctx);
+  // "Decline" declines whatever pays, a saved card too, for the reason of the select beside it (sent
+  // with every outcome, read only with this one); the other outcomes leave a saved card to its own.
+  const declining = form.outcome === 'decline';
+  const declineCode = declining ? form.decline_code : undefined;
+  if (kind === 'token') return declining ? declineSavedCard(sandbox, purchase, value, ctx, declineCode) : chargeWithToken(sandbox, purchase, value, ctx);
   if (kind !== 'method') throw new ApiError(400, { pay_with: [{ message: 'Choose a payment method.', code: 'required' }] });
   const outcome = OUTCOMES[form.outcome as OutcomeName] ?? OUTCOMES.approve;
   const input: Input = { method: value, save_token: form.save_token === 'yes', ...outcome.pay };
+  if (declineCode !== undefined) input.decline_code = declineCode;
   if (findMethod(value)?.card) {
     const card = typedCard(form);
     if (card) input.card = card;

@@ -136,14 +136,28 @@ function refundable(p) {
 /** An instant in the purchase table, all of whose times are UTC (its header says so): "2026-01-30 12:00". */
 const at = (seconds) => utc(seconds).replace(/ UTC$/, '');
 
+/** The error of the purchase's newest failed attempt ({code, message}), or null. */
+const lastDecline = (p) => p.transaction_data?.attempts?.find((attempt) => !attempt.successful)?.error ?? null;
+
 /** Why the purchase's newest failed attempt failed: "Insufficient funds." */
 const declineReason = (p) => {
-  const failed = p.transaction_data?.attempts?.find((attempt) => !attempt.successful);
-  return failed?.error ? failed.error.message || failed.error.code : null;
+  const error = lastDecline(p);
+  return error ? error.message || error.code : null;
 };
 
-/** One line on what happened to the money: paid how, captured, refunded, reserved, or why it is not payable. */
+/**
+ * One line on what happened to the money; a purchase still payable after a declined attempt adds the
+ * reason with its code ("declined: The card has expired. (expired_card)"), which QA looks up.
+ */
 function paymentDetails(p) {
+  const error = lastDecline(p);
+  if (p.status === 'error' && error) return `declined: ${error.message} (${error.code})`;
+  const details = moneyDetails(p);
+  return error && PAYABLE.has(p.status) ? `${details}; last charge declined: ${error.message} (${error.code})` : details;
+}
+
+/** What happened to the money: paid how, captured, refunded, reserved, or why it is not payable. */
+function moneyDetails(p) {
   const m = (minor) => money(minor, p.purchase.currency);
   const paid = p.payment?.amount ?? p.purchase.total;
   switch (p.status) {
@@ -158,8 +172,6 @@ function paymentDetails(p) {
       return `${m(paid)} refunded in full`;
     case 'hold':
       return `${m(p.purchase.total)} authorised, awaiting capture`;
-    case 'error':
-      return declineReason(p) ? `declined: ${declineReason(p)}` : STATUS_MEANING.error;
     case 'overdue':
       return `due ${at(p.due)} passed unpaid; still payable`;
     case 'expired':

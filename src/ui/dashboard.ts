@@ -215,7 +215,7 @@ const PAY_FORM = html`<template id="pay-form">
     <label class="field">Later charges with the saved card <input type="text" name="token_outcomes" size="22" placeholder="failure, success" disabled></label>
     <button type="submit" class="small">Pay</button>
     <button type="button" class="small secondary" data-close>Cancel</button>
-    <p class="hint">Later charges: one outcome per charge with the saved card, in order, the last repeating ("failure, success": declined once, then fine). Empty: every charge succeeds.</p>
+    <p class="hint">Later charges: one outcome per charge with the saved card, in order, the last repeating ("failure, success": declined once, then fine; a decline code such as expired_card declines with that reason). Empty: every charge succeeds.</p>
   </form>
 </template>`;
 

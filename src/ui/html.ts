@@ -73,7 +73,7 @@ const STYLE = `
     body { padding: .75rem; } th, td { padding: .3rem .35rem; } main > section, main > form, .card { padding: .75rem; }
     .wide-only { display: none; }
   }
-  fieldset { border: 1px solid #d9dde3; border-radius: 6px; margin: .75rem 0; padding: .5rem 1rem; }
+  fieldset { border: 1px solid #d9dde3; border-radius: 6px; margin: .75rem 0; padding: .5rem 1rem; min-width: 0; }
   main > section > h2:first-child, main > form > h2:first-child { margin-top: 0; }
   legend { font-weight: 600; padding: 0 .25rem; }
   .choice { display: block; padding: .2rem 0; }
@@ -89,6 +89,9 @@ const STYLE = `
   button.secondary { background: #fff; color: #1d4ed8; }
   button:focus-visible, input:focus-visible, a:focus-visible, summary:focus-visible { outline: 3px solid #f59e0b; outline-offset: 2px; }
   input[type=text], input[type=password], input[type=date] { font: inherit; padding: .35rem .5rem; border: 1px solid #9aa3ad; border-radius: 4px; }
+  /* A select as wide as its longest option (a decline reason with its message) must not widen a phone's page,
+     nor the fieldset around it, which is at least as wide as its content without min-width 0. */
+  select { max-width: 100%; }
   .row { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; }
   code { font-size: .9em; }
   .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }

@@ -74,7 +74,7 @@ describe('checkout page', () => {
     withPage(async ({ page }) => {
       const { box, template, subscriber, purchase } = await pendingSubscriber();
       await page.goto(purchase.checkout_url);
-      // Tab order: payment method (Visa checked), the test card's fields (left empty: the default card), save card, test outcome, pay.
+      // Tab order: payment method (Visa checked), the test card's fields (left empty: the default card), save card, test outcome, decline reason, pay.
       await page.keyboard.press('Tab');
       expect(await page.evaluate(() => document.activeElement?.id)).toBe('pay-method-visa');
       for (const id of ['card-number', 'cardholder-name', 'card-expiry', 'save-token']) {
@@ -85,6 +85,8 @@ describe('checkout page', () => {
       await page.keyboard.press('ArrowDown');
       expect(await page.evaluate(() => document.activeElement?.id)).toBe('outcome-decline');
       await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('decline-code');
+      await page.keyboard.press('Tab');
       expect(await page.evaluate(() => document.activeElement?.id)).toBe('pay');
       await page.keyboard.press('Enter');
       await page.locator('#result.error').waitFor();
@@ -94,6 +96,25 @@ describe('checkout page', () => {
 
       expect((await getPurchase(box, purchase.id)).status).toBe('error');
       expect((await getSubscriber(box, template.id, subscriber.id)).status).toBe('pending');
+    }));
+
+  it('the decline reason select beside "Decline" offers the common reasons, insufficient_funds chosen, and posts the chosen code: the attempt and the page name it', () =>
+    withPage(async ({ page }) => {
+      const { box, purchase } = await pendingSubscriber();
+      await page.goto(purchase.checkout_url);
+      const reason = page.getByLabel('Decline reason');
+      expect(await reason.inputValue()).toBe('insufficient_funds');
+      expect(await reason.locator('option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value))).toEqual(
+        expect.arrayContaining(['insufficient_funds', 'expired_card', 'do_not_honour', '3ds_authentication_failed', 'lost_card', 'stolen_card', 'suspected_fraud', 'timeout']),
+      );
+      await page.getByLabel('Decline', { exact: true }).check();
+      await reason.selectOption('expired_card');
+      await page.getByRole('button', { name: 'Pay €29.90' }).click();
+      await page.locator('#result.error').waitFor();
+      expect(await page.locator('#result').textContent()).toContain('The payment was declined: The card has expired. Choose a payment method');
+      await screenshot(page, 'checkout-declined-reason');
+      const declined = await getPurchase(box, purchase.id);
+      expect(declined.transaction_data.attempts[0]).toMatchObject({ type: 'execute', successful: false, error: { code: 'expired_card', message: 'The card has expired.' } });
     }));
 
   it('a deleted recurring token is not offered; the live one is, and paying with it charges that token', () =>
@@ -136,11 +157,12 @@ describe('checkout page', () => {
       // A returning customer's saved card is the preselected choice.
       expect(await page.locator(`input[name=pay_with][value="token:${card}"]`).isChecked()).toBe(true);
       await page.getByLabel('Decline', { exact: true }).check();
+      await page.getByLabel('Decline reason').selectOption('do_not_honour');
       await page.getByRole('button', { name: /^Pay / }).click();
       await page.waitForURL(/\/healthz\?failed$/);
       const after = await getPurchase(box, purchase.id);
       expect(after).toMatchObject({ status: 'error', payment: null, recurring_token: null });
-      expect(after.transaction_data.attempts[0]).toMatchObject({ type: 'recurring_execute', successful: false, payment_method: 'visa' });
+      expect(after.transaction_data.attempts[0]).toMatchObject({ type: 'recurring_execute', successful: false, payment_method: 'visa', error: { code: 'do_not_honour' } });
 
       // Declining this payment did not spend the card: a charge with it still goes through.
       const charged = await box.req('POST', `/api/v1/purchases/${purchase.id}/charge/`, { recurring_token: card });

@@ -1,7 +1,8 @@
 // The dashboard's purchase list in a real browser: every status the simulator produces after a
-// payment (held, captured, released, refunded in part or in full, marked as paid, overdue, expired)
-// shows with its own words and colour, and a paid purchase shows what can still be refunded. The
-// states are made through the API, as a merchant's backend would.
+// payment (held, captured, released, refunded in part or in full, marked as paid, overdue, expired,
+// declined) shows with its own words and colour, and a paid purchase shows what can still be refunded; a
+// declined one, its decline reason (code and message). The states are made through the API, as a
+// merchant's backend would.
 
 import { describe, expect, it } from 'vitest';
 import { useHarness } from '../support/harness.ts';
@@ -41,12 +42,14 @@ async function purchasesInEveryState(box: Box) {
   await act(box, ids.refunded!, 'refund');
   ids.marked = (await make()).id;
   await act(box, ids.marked, 'mark_as_paid');
+  ids.declined = (await make()).id;
+  await payPurchase(box, ids.declined, { outcome: 'failure', decline_code: 'expired_card' });
   await advance(box, { by: 'P2D' });
   return ids;
 }
 
 describe('QA dashboard: purchases', () => {
-  it('each status shows with its own label and colour, a paid purchase shows its refundable amount, and "marked as paid" is marked', async () => {
+  it('each status shows with its own label and colour, a paid purchase shows its refundable amount, a declined one its decline reason (code and message), and "marked as paid" is marked', async () => {
     const box = await sandboxAt(h, NOW);
     const ids = await purchasesInEveryState(box);
 
@@ -71,6 +74,7 @@ describe('QA dashboard: purchases', () => {
         partly_refunded: ['paid', '€7.00', /^paid 2026-01-30 12:00 with mastercard; €5\.00 refunded/],
         refunded: ['refunded', '—', /^€12\.00 refunded in full/],
         marked: ['paid marked as paid', '—', /^marked as paid 2026-01-30 12:00: paid outside the gateway, nothing to refund/],
+        declined: ['error', '—', /^declined: The card has expired\. \(expired_card\)/],
       };
       for (const [name, [status, refundable, details]] of Object.entries(expected)) {
         const [, client, amount, shownStatus, shownRefundable, shownDetails] = await cells(name);

@@ -5,6 +5,7 @@
 
 import { expect } from 'vitest';
 import type { Call, Harness } from '../support/harness.ts';
+import { send } from '../support/spawn-sim.ts';
 import { clientBody, oneTimeBody, subscriptionBody } from './templates.ts';
 
 export type { Advanced, Client, Email, Errors, List, Purchase, PurchaseDetails, SimEvent, Subscriber, Template, Token } from '../../contract-tests/lib/records.ts';
@@ -30,8 +31,19 @@ export const DAY = 86_400;
 /** A fresh sandbox whose clock is frozen at `now`. */
 export async function sandboxAt(h: Harness, now: string): Promise<Box> {
   const { token, brandId } = await h.newSandbox({ now, frozen: true });
-  return { h, token, brandId, req: (method, path, body) => h.request(method, path, { token, body }) };
+  return tokenBox(h, token, brandId);
 }
+
+/** The sandbox of `token` on the harness: one made by a request, such as a snapshot's import. */
+export const tokenBox = (h: Harness, token: string, brandId: string): Box => ({ h, token, brandId, req: (method, path, body) => h.request(method, path, { token, body }) });
+
+/** The default sandbox of a simulator of its own (startSimulator, a data file's): its requests go there, not to the harness. */
+export const serverBox = (h: Harness, server: { url: string; token: string; brandId: string }): Box => ({
+  h,
+  token: server.token,
+  brandId: server.brandId,
+  req: (method, path, body) => send(server.url, method, path, server.token, body),
+});
 
 /** A fresh sandbox frozen at `now` with one client. */
 export async function sandboxWithClient(h: Harness, now: string) {
@@ -226,7 +238,7 @@ export async function createPurchase(box: Box, clientId: string, overrides: Reco
 export async function saveToken(
   box: Box,
   clientId: string,
-  options: { serviceType?: 'ONEDAY' | 'TWODAY'; tokenOutcome?: 'success' | 'failure'; method?: string; currency?: string } = {},
+  options: { serviceType?: 'ONEDAY' | 'TWODAY'; tokenOutcome?: string; tokenOutcomes?: string[]; method?: string; currency?: string } = {},
 ): Promise<string> {
   const typed = options.serviceType ? { force_recurring: true, service_type: options.serviceType, due: 4_102_444_800 } : {};
   // A method is offered in some currencies only: Revio's `eft` debit order in ZAR, CHIP's in MYR.
@@ -235,7 +247,7 @@ export async function saveToken(
   const paid = await payPurchase(box, saving.id, {
     method: options.method ?? 'visa',
     save_token: true,
-    token_outcome: options.tokenOutcome ?? 'success',
+    ...(options.tokenOutcomes ? { token_outcomes: options.tokenOutcomes } : { token_outcome: options.tokenOutcome ?? 'success' }),
   });
   expect(paid.is_recurring_token).toBe(true);
   return saving.id;

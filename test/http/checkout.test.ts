@@ -180,6 +180,20 @@ describe('checkout form post', () => {
     expect((await getPurchase(box, visaOnly.id)).status).toBe('created');
   });
 
+  it('the checkout page\'s declines carry the decline reason posted beside "Decline"; an unknown one is a 400 page naming decline_code, and pays nothing', async () => {
+    const { box, clientId } = await setup();
+    const purchase = await createPurchase(box, clientId);
+    const unknown = await post(purchase, { pay_with: 'method:visa', outcome: 'decline', decline_code: 'card_on_fire' });
+    expect(unknown.status).toBe(400);
+    expect(unknown.text).toContain('decline_code: &quot;card_on_fire&quot; is not a valid choice.');
+    expect((await getPurchase(box, purchase.id)).status).toBe('created');
+    // Sent with every outcome (the select is always there), it is read only with "Decline".
+    expect((await post(purchase, { pay_with: 'method:visa', outcome: 'decline', decline_code: 'suspected_fraud' })).status).toBe(303);
+    expect((await getPurchase(box, purchase.id)).transaction_data.attempts[0]!.error).toMatchObject({ code: 'suspected_fraud', message: 'Declined as suspected fraud.' });
+    expect((await post(purchase, { pay_with: 'method:visa', outcome: 'approve', decline_code: 'suspected_fraud' })).status).toBe(303);
+    expect((await getPurchase(box, purchase.id)).status).toBe('paid');
+  });
+
   it('a form over 16 KiB gets a 413 page, and an unknown purchase a 404 page', async () => {
     const { box, clientId } = await setup();
     const purchase = await createPurchase(box, clientId);

@@ -10,7 +10,6 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startSimulator } from '../../src/index.ts';
 import { useHarness } from '../support/harness.ts';
-import { send } from '../support/spawn-sim.ts';
 import {
   advance,
   createPurchase,
@@ -22,8 +21,10 @@ import {
   makeTemplate,
   payPurchase,
   sandboxAt,
+  serverBox,
   subscribe,
   subscriberBody,
+  tokenBox,
   type Box,
   type Errors,
   type Purchase,
@@ -146,7 +147,7 @@ describe('the sequence left is saved', () => {
 
     const copy = await h.request('POST', '/sim/v1/sandboxes', { token: null, body: { snapshot } });
     expect(copy.status, copy.text).toBe(201);
-    const copied: Box = { h, token: (copy.body as { token: string }).token, brandId: '', req: (method, path, body) => h.request(method, path, { token: copied.token, body }) };
+    const copied = tokenBox(h, (copy.body as { token: string }).token, '');
     // The copy renamed every id (they were taken here): find the token by its client's list.
     const clients = (await copied.req('GET', '/api/v1/clients/')).body as { results: { id: string }[] };
     const tokens = (await copied.req('GET', `/api/v1/clients/${clients.results[0]!.id}/recurring_tokens/`)).body as { results: { id: string }[] };
@@ -176,7 +177,7 @@ describe('the sequence left is saved', () => {
     expect((await box.req('DELETE', '/sim/v1/sandbox')).status).toBe(204);
     const copy = await h.request('POST', '/sim/v1/sandboxes', { token: null, body: { snapshot } });
     expect(copy.status, copy.text).toBe(201);
-    const copied: Box = { h, token: (copy.body as { token: string }).token, brandId: box.brandId, req: (method, path, body) => h.request(method, path, { token: copied.token, body }) };
+    const copied = tokenBox(h, (copy.body as { token: string }).token, box.brandId);
     expect(((await copied.req('GET', '/sim/v1/snapshot')).body as Snapshot).sandbox.tokenOutcomes).toEqual([[token, ['failure']]]);
     const clientId = ((await copied.req('GET', `/api/v1/purchases/${token}/`)).body as Purchase).client_id;
     expect(await charges(copied, clientId, token, 2)).toEqual(['declined', 'declined']);
@@ -185,19 +186,13 @@ describe('the sequence left is saved', () => {
   it('a data file keeps it across a restart, and a file whose token has one value (as earlier versions wrote it) still opens', async () => {
     const file = join(dir, 'outcomes.db');
     const first = await startSimulator({ port: 0, quiet: true, dataFile: file, clock: { now: () => Date.parse('2026-01-31T09:00:00Z') } });
-    const box = (server: { url: string; token: string; brandId: string }): Box => ({
-      h,
-      token: server.token,
-      brandId: server.brandId,
-      req: (method, path, body) => send(server.url, method, path, server.token, body),
-    });
-    let sandbox = box(first);
+    let sandbox = serverBox(h, first);
     const { clientId, token } = await cardSaved(sandbox, { token_outcomes: ['failure', 'success', 'failure'] });
     expect(await charge(sandbox, clientId, token)).toBe('declined');
     await first.stop();
 
     const second = await startSimulator({ port: 0, quiet: true, dataFile: file });
-    sandbox = box(second);
+    sandbox = serverBox(h, second);
     try {
       expect(await charges(sandbox, clientId, token, 3)).toEqual(['paid', 'declined', 'declined']);
     } finally {
@@ -208,7 +203,7 @@ describe('the sequence left is saved', () => {
     db.prepare("UPDATE records SET data = ? WHERE collection = 'tokenOutcomes' AND key = ?").run(JSON.stringify('success'), token);
     db.close();
     const third = await startSimulator({ port: 0, quiet: true, dataFile: file });
-    sandbox = box(third);
+    sandbox = serverBox(h, third);
     try {
       expect(await charges(sandbox, clientId, token, 2)).toEqual(['paid', 'paid']);
     } finally {

@@ -36,6 +36,15 @@ describe('toFieldErrors', () => {
     expect(fields['purchase.products.0.toString']?.[0]?.code).toBe('unknown_field');
   });
 
+  it('a value that may match any of several enums (a token outcome: success, failure or a decline code) is one invalid_choice naming their union, the first 10 and the count of the rest', () => {
+    const fields = fieldErrorsOf('payPurchase', { token_outcomes: ['maybe'] });
+    expect(fields['token_outcomes.0']).toEqual([
+      { code: 'invalid_choice', message: '"maybe" is not a valid choice. Allowed: success, failure, insufficient_funds, expired_card, do_not_honour, 3ds_authentication_failed, exceeds_withdrawal_limit, issuer_not_available, lost_card, stolen_card and 56 more (openapi.yaml lists them).' },
+    ]);
+    // An enum of at most 10 values is named whole, as before.
+    expect(fieldErrorsOf('payPurchase', { outcome: 'maybe' }).outcome).toEqual([{ code: 'invalid_choice', message: '"maybe" is not a valid choice. Allowed: success, failure.' }]);
+  });
+
   it('lists 100 errors of a body with 500 bad items and says the rest were cut', () => {
     const fields = fieldErrorsOf('createPurchase', { status_history: Array.from({ length: 500 }, () => 1) });
     const listed = Object.values(fields).flat().filter((detail) => detail.code !== 'too_many_errors');
