@@ -82,6 +82,9 @@ const OPERATIONS: Record<string, string> = {
   listFaults: 'GET /sim/v1/faults',
   deleteFaults: 'DELETE /sim/v1/faults',
   deleteFault: 'DELETE /sim/v1/faults/{id}',
+  getWebhookChaos: 'GET /sim/v1/webhook_chaos',
+  replaceWebhookChaos: 'PUT /sim/v1/webhook_chaos',
+  deleteWebhookChaos: 'DELETE /sim/v1/webhook_chaos',
 };
 
 /** `#/components/schemas/X` → the id X is added under; ajv compiles schemas, not OpenAPI documents. */
