@@ -5,6 +5,7 @@ import { randomFillSync } from 'node:crypto';
 import type { Faker } from '@faker-js/faker';
 import { faker as english } from '@faker-js/faker/locale/en';
 import type { Ids } from '../domain/context.ts';
+import { mix32, TWO_32 } from '../domain/integer-hash.ts';
 
 /**
  * The package's main entry loads all its 60-odd locales (about 150 ms of every start); the `en`
@@ -70,21 +71,6 @@ export function createIds(seed?: number, skip = 0): CountedIds {
   return { uuid: () => ((drawn += 1), faker.string.uuid()), drawn: () => drawn };
 }
 
-const TWO_32 = 2 ** 32;
-
-/**
- * lowbias32 (Chris Wellons's integer hash): a bijection of 32-bit integers in which every input bit
- * moves every output bit. Being a bijection is what makes the ids below unique, not just likely so.
- */
-function mix(x: number): number {
-  x ^= x >>> 16;
-  x = Math.imul(x, 0x7feb352d);
-  x ^= x >>> 15;
-  x = Math.imul(x, 0x846ca68b);
-  x ^= x >>> 16;
-  return x >>> 0;
-}
-
 const hex8 = (x: number): string => x.toString(16).padStart(8, '0');
 
 /**
@@ -95,11 +81,11 @@ const hex8 = (x: number): string => x.toString(16).padStart(8, '0');
  * them; the other 90 random-looking bits are mixed from those and the seed.
  */
 export function seededUuid(seed: number, n: number): string {
-  const key = mix(mix(seed % TWO_32) ^ mix((Math.floor(seed / TWO_32) % TWO_32) ^ 0x9e3779b9) ^ mix(Math.floor(n / TWO_32) ^ 0x85ebca6b));
-  const a = mix((n % TWO_32) ^ key);
-  const b = hex8(mix(a ^ 0x27d4eb2f ^ key));
-  const c = mix(a ^ 0x165667b1);
-  const d = hex8(mix(c ^ key));
+  const key = mix32(mix32(seed % TWO_32) ^ mix32((Math.floor(seed / TWO_32) % TWO_32) ^ 0x9e3779b9) ^ mix32(Math.floor(n / TWO_32) ^ 0x85ebca6b));
+  const a = mix32((n % TWO_32) ^ key);
+  const b = hex8(mix32(a ^ 0x27d4eb2f ^ key));
+  const c = mix32(a ^ 0x165667b1);
+  const d = hex8(mix32(c ^ key));
   const cx = hex8(c);
   const variant = (8 | ((c >>> 28) & 3)).toString(16);
   const text = `${hex8(a)}-${b.slice(0, 4)}-4${b.slice(5)}-${variant}${cx.slice(1, 4)}-${cx.slice(4)}${d}`;

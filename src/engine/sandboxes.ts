@@ -52,6 +52,7 @@ export function createDefaultSandbox(seed: number, wall: Clock, ids: Ids): Sandb
 /**
  * POST /sim/v1/reset: the same sandbox (id, company, brand, clock), emptied and seeded again.
  * A sandbox with seeded ids draws the same sequence again, so its fixtures come back unchanged.
+ * Its delivery chaos settings stay.
  */
 export function resetSandbox(sandbox: Sandbox, wall: Clock, ids: Ids): Sandbox {
   const fresh = createSandbox(
@@ -59,6 +60,8 @@ export function resetSandbox(sandbox: Sandbox, wall: Clock, ids: Ids): Sandbox {
     wall,
     ids,
   );
+  // Delivery chaos stays, its sequence started again, as the sandbox's ids are drawn again.
+  fresh.webhookChaos = sandbox.webhookChaos && { ...sandbox.webhookChaos, drawn: 0 };
   return sandbox.origin.seededIds ? fresh : { ...fresh, id: sandbox.id, companyId: sandbox.companyId, brands: sandbox.brands };
 }
 

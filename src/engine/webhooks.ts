@@ -23,6 +23,7 @@ import { isDeliveredToWebhooks } from '../domain/events.ts';
 import type { Purchase, SimEvent } from '../domain/types.ts';
 import { subscribes } from '../domain/webhooks.ts';
 import type { Delivery, DeliveryTry, Sandbox, SigningKey } from '../store/store.ts';
+import { drawDisturbance, duplicateMarks, queuePlace, REORDER_HOLD_MS } from './delivery-chaos.ts';
 import { markDone } from './delivery-log.ts';
 import { ATTEMPT_TIMEOUT_MS, type Answer, type Outgoing } from './delivery-post.ts';
 import { schedule } from './queue.ts';
@@ -97,19 +98,39 @@ export function enqueueDeliveries(sandbox: Sandbox, event: SimEvent, ctx: Contex
 /** A success_callback's delivery rather than a webhook's. */
 export const isCallback = (delivery: Pick<Delivery, 'kind'>): boolean => delivery.kind === 'success_callback';
 
+type DeliveryFields = Pick<Delivery, 'kind' | 'webhookId' | 'objectId' | 'body' | 'eventId' | 'eventType' | 'url'>;
+
 /**
  * Adds a delivery behind the object's earlier ones (an object's events arrive in order) and returns
  * it. Only the object's oldest delivery is scheduled; the next one is when it is done. A
- * success_callback waits behind nothing (a purchase is paid once; a resend is asked for now).
+ * success_callback waits behind nothing (a purchase is paid once; a resend is asked for now). With
+ * delivery chaos (delivery-chaos.ts) a delivery made from an event may be copied, held back or put
+ * off; a resend is sent as asked (`disturb` false).
  */
-export function queueDelivery(sandbox: Sandbox, fields: Pick<Delivery, 'kind' | 'webhookId' | 'objectId' | 'body' | 'eventId' | 'eventType' | 'url'>, ctx: Context): Delivery {
+export function queueDelivery(sandbox: Sandbox, fields: DeliveryFields, ctx: Context, disturb = true): Delivery {
   const now = ctx.clock.now();
+  const drawn = disturb ? drawDisturbance(sandbox, now) : undefined;
+  if (!drawn) return place(sandbox, fields, now, ctx);
+  const { marks, delayMs, held } = drawn;
+  const delivery = place(sandbox, { ...fields, ...(marks.length > 0 && { chaos: marks }), ...(held && { held }) }, now + delayMs + (held ? REORDER_HOLD_MS : 0), ctx);
+  if (drawn.duplicate) place(sandbox, { ...fields, chaos: duplicateMarks(marks), duplicateOf: delivery.id }, now + delayMs, ctx);
+  return delivery;
+}
+
+/** Stores a new delivery, due at `dueAt` at the earliest, in its place in its object's queue (delivery-chaos.ts queuePlace). */
+function place(sandbox: Sandbox, fields: DeliveryFields & Pick<Delivery, 'chaos' | 'duplicateOf' | 'held'>, dueAt: number, ctx: Context): Delivery {
+  const now = ctx.clock.now();
+  const delivery: Delivery = { id: ctx.ids.uuid(), ...fields, attempts: 0, status: 'pending', tries: [], nextAttemptAt: null, createdOn: unixSeconds(now) };
+  if (dueAt > now) delivery.notBefore = dueAt;
   const waiting = isCallback(fields) ? [] : (sandbox.deliveryQueues.get(fields.objectId) ?? []);
-  const first = waiting.length === 0;
-  const delivery: Delivery = { id: ctx.ids.uuid(), ...fields, attempts: 0, status: 'pending', tries: [], nextAttemptAt: first ? now : null, createdOn: unixSeconds(now) };
+  const index = queuePlace(waiting, sandbox.deliveries, fields.duplicateOf);
+  // A held delivery passed by this one has been held back behind a later one: it goes in its turn now.
+  const passed = sandbox.deliveries.get(waiting[index] ?? '');
+  if (passed?.held) sandbox.deliveries.set(passed.id, { ...passed, held: false, nextAttemptAt: null });
+  if (index === 0) delivery.nextAttemptAt = dueAt;
   sandbox.deliveries.set(delivery.id, delivery);
-  if (!isCallback(fields)) sandbox.deliveryQueues.set(fields.objectId, [...waiting, delivery.id]);
-  if (first) schedule(sandbox, { at: now, kind: 'webhook', id: delivery.id });
+  if (!isCallback(fields)) sandbox.deliveryQueues.set(fields.objectId, [...waiting.slice(0, index), delivery.id, ...waiting.slice(index)]);
+  if (index === 0) schedule(sandbox, { at: dueAt, kind: 'webhook', id: delivery.id });
   return delivery;
 }
 
@@ -124,12 +145,12 @@ export function resendDelivery(sandbox: Sandbox, id: string, ctx: Context): Deli
   if (!original) throw notFound();
   if (isCallback(original)) {
     const { kind, objectId, body, eventId, eventType, url } = original;
-    return queueDelivery(sandbox, { kind, webhookId: null, objectId, body, eventId, eventType, url }, ctx);
+    return queueDelivery(sandbox, { kind, webhookId: null, objectId, body, eventId, eventType, url }, ctx, false);
   }
   const webhook = original.webhookId === null ? undefined : sandbox.webhooks.get(original.webhookId);
   if (!webhook) throw fieldError(ALL, errors.invalidState(`Its webhook ${original.webhookId} has been deleted; there is nowhere to send it.`));
   const { webhookId, objectId, body, eventId, eventType } = original;
-  return queueDelivery(sandbox, { webhookId, objectId, body, eventId, eventType, url: webhook.callback }, ctx);
+  return queueDelivery(sandbox, { webhookId, objectId, body, eventId, eventType, url: webhook.callback }, ctx, false);
 }
 
 /** The delivery is done (acknowledged or given up): it stays in the log, and the object's next one goes now. */
@@ -141,9 +162,24 @@ function finish(sandbox: Sandbox, delivery: Delivery, status: 'delivered' | 'fai
   else {
     sandbox.deliveryQueues.set(delivery.objectId, waiting);
     const next = sandbox.deliveries.get(waiting[0]!);
-    if (next) sandbox.deliveries.set(next.id, { ...next, nextAttemptAt: ctx.clock.now() });
-    schedule(sandbox, { at: ctx.clock.now(), kind: 'webhook', id: waiting[0]! });
+    // A delayed or held one goes when its time comes, if that is later.
+    const at = Math.max(ctx.clock.now(), next?.notBefore ?? 0);
+    if (next) sandbox.deliveries.set(next.id, { ...next, nextAttemptAt: at });
+    schedule(sandbox, { at, kind: 'webhook', id: waiting[0]! });
   }
+}
+
+/**
+ * Whether a job of the delivery is the one its next attempt waits for. Chaos leaves some behind: a
+ * held delivery, scheduled at the head of its object's queue, that a later one passed (it waits
+ * behind that one now, and is scheduled again when its turn comes), and that older job then falls
+ * due before the attempt it was scheduled for.
+ */
+function isDue(sandbox: Sandbox, delivery: Delivery, now: number): boolean {
+  if (delivery.nextAttemptAt !== null && now < delivery.nextAttemptAt) return false;
+  if (isCallback(delivery)) return true;
+  const queue = sandbox.deliveryQueues.get(delivery.objectId);
+  return !queue || queue[0] === delivery.id || !queue.includes(delivery.id);
 }
 
 /** Attempts a delivery makes in all: the first and one per wait of RETRY_BACKOFF_MS. */
@@ -163,7 +199,7 @@ function target(sandbox: Sandbox, delivery: Delivery): { url: string; key: Signi
  */
 export function startAttempt(sandbox: Sandbox, deliveryId: string, ctx: Context): Attempt | undefined {
   const delivery = sandbox.deliveries.get(deliveryId);
-  if (delivery?.status !== 'pending') return undefined;
+  if (delivery?.status !== 'pending' || !isDue(sandbox, delivery, ctx.clock.now())) return undefined;
   const to = delivery.attempts < MAX_ATTEMPTS ? target(sandbox, delivery) : undefined;
   if (!to) {
     // Gone, or the last attempt went unanswered: the object's next delivery may go.

@@ -3,13 +3,15 @@
 // a billing or a delivery, as a 500: a subscriber whose client is missing makes its next billing
 // throw, a signing key that is not one the next webhook delivery (the sandbox's, or a webhook's own
 // in `webhookKeys`, which a snapshot of an earlier version lacks), a done delivery left in an object's
-// queue holds that object's later deliveries for good, and a job numbered like another
-// overwrites it in the data file. The first problem found is reported, with its path in the document.
+// queue holds that object's later deliveries for good, a job numbered like another overwrites it
+// in the data file, and a chaos delay that is no duration fails the next delivery. The first
+// problem found is reported, with its path in the document.
 
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { addPeriods, startOfDay } from '../domain/calendar.ts';
 import { EARLIEST_CLOCK_MS, LATEST_CLOCK_MS, LATEST_DATE_MS } from '../domain/clock-bounds.ts';
-import { errors, type ErrorDetail } from '../domain/errors.ts';
+import { errors, type ApiError, type ErrorDetail } from '../domain/errors.ts';
+import { chaosDelayMs } from '../domain/webhook-chaos.ts';
 import { isTimeZone } from '../domain/purchase-details.ts';
 import type { BillingTemplate, BillingTemplateClient, Purchase, RecurringToken, Webhook } from '../domain/types.ts';
 import type { SnapshotDocument, SnapshotProblem, SnapshotSandbox } from './snapshot.ts';
@@ -33,6 +35,7 @@ function* problems(sandbox: SnapshotSandbox): Generator<SnapshotProblem> {
   const now = Date.parse(sandbox.clock.now);
   if (Number.isNaN(now)) yield problem('clock.now', errors.invalid('Enter an instant a JavaScript Date can hold.'));
   else if (now < EARLIEST_CLOCK_MS || now > LATEST_CLOCK_MS) yield problem('clock.now', errors.invalid('Enter an instant from 1970-01-01 to 9999-12-31.'));
+  if (sandbox.webhookChaos?.delay) yield* chaosDelay(sandbox.webhookChaos.delay, now);
   if (sandbox.signingKey) yield* keyPair(sandbox.signingKey, 'signingKey');
   for (const [index, [, pair]] of ((sandbox.webhookKeys ?? []) as Entries<SigningKey>).entries()) yield* keyPair(pair, `webhookKeys.${index}.1`);
   for (const field of MAPS) yield* keys(sandbox[field] ?? [], field);
@@ -146,6 +149,16 @@ function* jobNumbers(sandbox: SnapshotSandbox): Generator<SnapshotProblem> {
     if (seen.has(job.seq)) yield problem(`jobs.${index}.seq`, errors.invalid(`Another job has seq ${job.seq}.`));
     if (job.seq > sandbox.jobSeq) yield problem(`jobs.${index}.seq`, errors.maxValue(`jobSeq (${sandbox.jobSeq})`));
     seen.add(job.seq);
+  }
+}
+
+/** A delay that is no duration the engine can add would fail the sandbox's next delivery. */
+function* chaosDelay(delay: string, now: number): Generator<SnapshotProblem> {
+  try {
+    chaosDelayMs(delay, Number.isNaN(now) ? 0 : now);
+  } catch (error) {
+    const [detail] = Object.values((error as ApiError).fields)[0] ?? [];
+    yield problem('webhookChaos.delay', detail ?? errors.invalid());
   }
 }
 

@@ -228,6 +228,7 @@ function documentForm(snapshot: SandboxSnapshot, wall: Clock, { copyLogs = true 
     publicOrigin,
     jobSeq,
     idsDrawn: snapshot.idsDrawn ?? 0,
+    webhookChaos: snapshot.webhookChaos ?? null,
     signingKey,
     ...Object.fromEntries(MAPS.map((field) => [field, snapshot[field]])),
     purchases: mapArray(snapshot.purchases, purchaseEntry),

@@ -16,6 +16,7 @@ import type {
 } from '../domain/types.ts';
 import type { DeclineCode } from '../domain/decline-codes.ts';
 import type { Job } from '../domain/jobs.ts';
+import type { ChaosMark, WebhookChaos } from '../domain/webhook-chaos.ts';
 import { ChangeSet, TrackedMap } from './changes.ts';
 
 export interface SandboxClockState {
@@ -96,6 +97,14 @@ export interface Delivery {
   nextAttemptAt: number | null;
   /** Unix seconds on the sandbox clock. */
   createdOn: number;
+  /** Why delivery chaos disturbed it (domain/webhook-chaos.ts); absent when it did not. */
+  chaos?: ChaosMark[];
+  /** For a duplicate: the delivery it copies. */
+  duplicateOf?: string;
+  /** Reordered and not yet passed: the object's next delivery goes before it (engine/delivery-chaos.ts). */
+  held?: boolean;
+  /** Delayed or held back: its first attempt is due no earlier than this (ms, sandbox clock). */
+  notBefore?: number;
 }
 
 /** An RSA key pair (PEM): the sandbox's (GET /public_key/) or one webhook's, which signs its deliveries. */
@@ -152,6 +161,8 @@ export interface Sandbox {
   jobSeq: number;
   /** How many ids the sandbox's own sequence has given (`origin.ownIds`); 0 otherwise. */
   idsDrawn: number;
+  /** Delivery chaos (PUT /sim/v1/webhook_chaos) and its position; null when deliveries are left alone. */
+  webhookChaos: WebhookChaos | null;
   /** What changed since the store last saved the sandbox; not part of its state. */
   changes: ChangeSet;
   /** Checkpoints taken of it, oldest first (store/checkpoints.ts): not part of its state, so no snapshot holds them. */
@@ -249,6 +260,7 @@ export function emptySandbox(fields: Pick<Sandbox, 'id' | 'companyId' | 'brands'
     jobs: [],
     jobSeq: 0,
     idsDrawn: 0,
+    webhookChaos: null,
     changes,
     checkpoints: [],
   };
@@ -294,18 +306,30 @@ type LaterMap = 'webhookKeys';
  * The JSON form of a sandbox: each Map becomes an array of [key, value] entries in insertion order.
  * Snapshots and data files of earlier versions may lack a collection added since (`LaterMap`).
  */
-export type SandboxSnapshot = Omit<Sandbox, MapField | 'changes' | 'idsDrawn' | 'checkpoints'> & { idsDrawn?: number } & { [K in Exclude<MapField, LaterMap>]: [string, unknown][] } & {
+export type SandboxSnapshot = Omit<Sandbox, MapField | 'changes' | 'idsDrawn' | 'webhookChaos' | 'checkpoints'> & { idsDrawn?: number; webhookChaos?: WebhookChaos | null } & { [K in Exclude<MapField, LaterMap>]: [string, unknown][] } & {
   [K in LaterMap]?: [string, unknown][];
 };
 
 /** The scalar part of a sandbox: everything but its collections, events, e-mails, jobs and key. */
-export type SandboxHeader = Pick<Sandbox, 'id' | 'companyId' | 'brands' | 'origin' | 'clock' | 'publicOrigin' | 'jobSeq' | 'eventsDropped' | 'outboxDropped' | 'idsDrawn'>;
+export type SandboxHeader = Pick<Sandbox, 'id' | 'companyId' | 'brands' | 'origin' | 'clock' | 'publicOrigin' | 'jobSeq' | 'eventsDropped' | 'outboxDropped' | 'idsDrawn' | 'webhookChaos'>;
 
 export function sandboxHeader(sandbox: Sandbox | SandboxSnapshot): SandboxHeader {
   const { id, companyId, brands, origin, clock, publicOrigin, jobSeq } = sandbox;
   // Files and snapshots written before events (or e-mails) were capped have no count: none was dropped; nor
-  // before sandboxes had their own ids: none was drawn.
-  return { id, companyId, brands, origin, clock, publicOrigin, jobSeq, eventsDropped: sandbox.eventsDropped ?? 0, outboxDropped: sandbox.outboxDropped ?? 0, idsDrawn: sandbox.idsDrawn ?? 0 };
+  // before sandboxes had their own ids: none was drawn; nor before delivery chaos: none is set.
+  return {
+    id,
+    companyId,
+    brands,
+    origin,
+    clock,
+    publicOrigin,
+    jobSeq,
+    eventsDropped: sandbox.eventsDropped ?? 0,
+    outboxDropped: sandbox.outboxDropped ?? 0,
+    idsDrawn: sandbox.idsDrawn ?? 0,
+    webhookChaos: sandbox.webhookChaos ?? null,
+  };
 }
 
 /** The sandbox's JSON form; the collections of `except` are left out, for a caller that takes them its own way. */

@@ -289,17 +289,28 @@ function renderOutbox(outbox, purchases) {
   ])));
 }
 
+/** How the deliveries table marks what delivery chaos (PUT /sim/v1/webhook_chaos) did to a delivery. */
+const CHAOS_MARKS = { duplicate: 'duplicate', reordered: 'late: reordered', delayed: 'late: delayed' };
+
+function renderDeliveries(deliveries) {
+  $('deliveries').replaceChildren(table('Deliveries', ['Created', 'Event', 'To', 'Status', 'Attempts', 'Chaos'], deliveries.map((d) => [
+    utc(d.created_on), d.event_type, d.url, d.status, String(d.attempts.length),
+    d.chaos.map((mark) => el('span', { class: 'badge chaos', title: mark === 'duplicate' ? `a copy of delivery ${d.duplicate_of}` : undefined }, CHAOS_MARKS[mark])),
+  ]), (index) => ({ 'data-delivery': deliveries[index].id })));
+}
+
 /** The last view read, so that opening a form redraws without asking the API again. */
 let view = null;
 
 function render() {
   if (!view) return;
-  const { templates, clients, purchases, events, outbox } = view;
+  const { templates, clients, purchases, events, outbox, deliveries } = view;
   renderClients(clients);
   renderTemplates(templates, clients);
   renderSubscribers(templates, clients, purchases, events, outbox);
   renderPurchases(purchases, clients);
   renderOutbox(outbox, purchases);
+  renderDeliveries(deliveries);
 }
 
 /** Counts reads, so that a slow read finishing after a newer one does not draw an older view. */
@@ -309,9 +320,9 @@ async function refresh({ quiet = false } = {}) {
   if (!token) return say('Paste a sandbox token to begin.');
   const read = ++reads;
   try {
-    const [clock, templates, clients, purchases, events, outbox] = await Promise.all([
+    const [clock, templates, clients, purchases, events, outbox, deliveries] = await Promise.all([
       api('GET', '/sim/v1/clock'), list('/api/v1/billing_templates/'), list('/api/v1/clients/'),
-      list('/api/v1/purchases/'), list('/sim/v1/events'), list('/sim/v1/outbox'),
+      list('/api/v1/purchases/'), list('/sim/v1/events'), list('/sim/v1/outbox'), list('/sim/v1/webhook_deliveries'),
     ]);
     // One read of the newest purchases, events and e-mails serves every subscriber's timeline (each picks its own).
     for (const t of templates) t.subscribers = t.is_subscription ? await list(`/api/v1/billing_templates/${t.id}/clients/`) : [];
@@ -323,7 +334,7 @@ async function refresh({ quiet = false } = {}) {
     $('clock-now').textContent = clock.now;
     $('clock-frozen').textContent = clock.frozen ? '(frozen)' : '(running)';
     $('advance-date').min = clock.now.slice(0, 10);
-    view = { templates, clients: new Map(clients.map((c) => [c.id, c])), purchases, events, outbox };
+    view = { templates, clients: new Map(clients.map((c) => [c.id, c])), purchases, events, outbox, deliveries };
     render();
     await readCheckpoints();
     // After an action its own result speaks; counts read before it would be stale.

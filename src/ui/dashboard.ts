@@ -45,6 +45,7 @@ const BADGES = `
   .status-expired { background: #7f1d1d; color: #fff; border-color: #7f1d1d; }
   .status-cancelled { text-decoration: line-through; }
   .badge.marked-as-paid { background: #fff; color: #14532d; border: 1px dashed #2f7d46; }
+  .badge.chaos { background: #fff; color: #713f00; border: 1px dashed #b7791f; }
   #purchases tr[data-purchase] > td:is(:nth-child(1), :nth-child(3), :nth-child(5)) { white-space: nowrap; }
 `;
 
@@ -292,6 +293,7 @@ export function dashboardPage(): string {
   </section>
   ${section('purchases', 'Purchases', 'Every purchase of the sandbox, newest first: its status, what can still be refunded, and what happened to the money.')}
   ${section('outbox', 'Outbox', 'The e-mails the sandbox "sent".')}
+  ${section('deliveries', 'Webhook deliveries', 'Deliveries to webhooks and success_callbacks, newest first; a mark shows one that delivery chaos sent twice or late.')}
 </main>
 ${PAY_FORM}
 ${REFUND_FORM}

@@ -23,6 +23,8 @@ export interface Delivery {
   attempts: LoggedAttempt[];
   next_attempt_at: string | null;
   created_on: number;
+  chaos: ('duplicate' | 'reordered' | 'delayed')[];
+  duplicate_of: string | null;
 }
 
 export async function log(box: Box, query = ''): Promise<Delivery[]> {

@@ -214,6 +214,10 @@ const CASES: Record<string, () => Promise<Case>> = {
       unseen: { token_outcome: 'it decides later charges with the saved token, and none is saved' },
     };
   },
+  replaceWebhookChaos: async () => ({
+    bodies: [{}],
+    send: (body) => h.request('PUT', '/sim/v1/webhook_chaos', { body }),
+  }),
   // An operation nothing here calls, so the fault answers none of the other cases.
   createFault: async () => ({
     bodies: [{ operation_id: 'getPublicKey', status: 503 }],

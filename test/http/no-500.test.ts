@@ -178,6 +178,7 @@ const BASES: Record<string, () => unknown> = {
   patchClock: () => ({ frozen: true }),
   advanceClock: () => ({ to: '2026-01-30T12:00:00Z' }),
   payPurchase: () => ({ method: 'visa', outcome: 'failure', save_token: false }),
+  replaceWebhookChaos: () => ({ duplicate: 0.5, reorder: 0.5, delay: 'PT1H', seed: 1 }),
 };
 
 /** The id an operation's path parameter takes: the object of that resource made in beforeAll. */

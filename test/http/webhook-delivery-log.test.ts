@@ -209,7 +209,7 @@ describe('kept with the sandbox', () => {
     expect(copy.status, copy.text).toBe(201);
     const copied: Box = { h, token: (copy.body as { token: string }).token, brandId: box.brandId, req: (method, path, body) => h.request(method, path, { token: copied.token, body }) };
     expect(await log(copied)).toEqual([
-      { id, kind: 'webhook', webhook_id: delivery.webhookId, event_id: null, event_type: 'purchase.created', object_id: purchase.id, url: closed.url, status: 'pending', attempts: [], next_attempt_at: '2026-03-01T00:00:30.000Z', created_on: Date.parse(NOW) / 1000 },
+      { id, kind: 'webhook', webhook_id: delivery.webhookId, event_id: null, event_type: 'purchase.created', object_id: purchase.id, url: closed.url, status: 'pending', attempts: [], next_attempt_at: '2026-03-01T00:00:30.000Z', created_on: Date.parse(NOW) / 1000, chaos: [], duplicate_of: null },
     ]);
   });
 

@@ -86,6 +86,9 @@ const OPERATIONS: Record<string, string> = {
   listCheckpoints: 'GET /sim/v1/checkpoints',
   deleteCheckpoint: 'DELETE /sim/v1/checkpoints/{id}',
   restoreCheckpoint: 'POST /sim/v1/checkpoints/{id}/restore',
+  getWebhookChaos: 'GET /sim/v1/webhook_chaos',
+  replaceWebhookChaos: 'PUT /sim/v1/webhook_chaos',
+  deleteWebhookChaos: 'DELETE /sim/v1/webhook_chaos',
 };
 
 /** `#/components/schemas/X` → the id X is added under; ajv compiles schemas, not OpenAPI documents. */

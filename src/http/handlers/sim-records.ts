@@ -60,6 +60,8 @@ function presentDelivery(delivery: Delivery) {
     attempts: delivery.tries.map((tried) => ({ at: new Date(tried.at).toISOString(), status: tried.status, error: tried.error, duration_ms: tried.durationMs })),
     next_attempt_at: isoOrNull(delivery.nextAttemptAt),
     created_on: delivery.createdOn,
+    chaos: delivery.chaos ?? [],
+    duplicate_of: delivery.duplicateOf ?? null,
   };
 }
 

@@ -14,6 +14,7 @@ import { importSnapshot, snapshotText, type SnapshotDocument } from '../../store
 import type { Sandbox } from '../../store/store.ts';
 import { created, noContent, ok, okText, type PublicHandler, type SandboxHandler, type Services } from '../handler.ts';
 import { simRecordHandlers } from './sim-records.ts';
+import { webhookChaosHandlers } from './webhook-chaos.ts';
 
 export const publicSimulatorHandlers: Record<string, PublicHandler> = {
   getHealth: () => ok({ status: 'ok' }),
@@ -108,6 +109,7 @@ export const simulatorHandlers: Record<string, SandboxHandler> = {
   },
 
   ...simRecordHandlers,
+  ...webhookChaosHandlers,
 
   resetSandbox: ({ sandbox, services }) => {
     // The signing key survives: receivers keep verifying with the key they fetched.
