@@ -133,6 +133,25 @@ describe('delivery chaos: what deliveries do', () => {
     expect(disturbances(await log(other), objects)).not.toEqual(runs[0]);
   });
 
+  it('a checkpoint holds the settings and how far their sequence has got: after a restore, the same requests are disturbed the same way again', async () => {
+    const box = await sandboxAt(h, NOW);
+    await register(box, '/restored');
+    await putChaos(box, { duplicate: 0.5, reorder: 0.5, seed: 42 });
+    const client = await makeClient(box);
+    await createPurchase(box, client.id);
+    const taken = (await box.req('POST', '/sim/v1/checkpoints', {})).body as { id: string };
+    const runs = [];
+    for (let run = 0; run < 2; run += 1) {
+      const objects: string[] = [];
+      for (let i = 0; i < 8; i += 1) objects.push((await createPurchase(box, client.id)).id);
+      runs.push(disturbances((await log(box)).filter((d) => objects.includes(d.object_id)), objects));
+      expect((await box.req('POST', `/sim/v1/checkpoints/${taken.id}/restore`)).status).toBe(200);
+    }
+    expect(runs[1]).toEqual(runs[0]);
+    expect(new Set(runs[0]!.map((d) => d.chaos.join('+'))).size).toBeGreaterThan(1);
+    expect(await getChaos(box)).toEqual({ duplicate: 0.5, reorder: 0.5, delay: null, seed: 42 });
+  });
+
   it('reorder: with reorder: 1 an object\'s later event reaches the receiver before an earlier one', async () => {
     const box = await sandboxAt(h, NOW);
     await register(box, '/reordered', ['purchase.created', 'purchase.paid']);
