@@ -25,6 +25,7 @@ import type { Database } from 'better-sqlite3';
 import { ApiError, ALL, errors } from '../domain/errors.ts';
 import type { ChangeSet } from './changes.ts';
 import { DataFileError, logRow, type LOGS, readSandboxes, rememberingStringify, type StoredSandbox, withUnreadPayloads } from './sqlite-rows.ts';
+import { checkFormat, describeOpenError, FORMAT, prepare, SCHEMA, SCHEMA_VERSION, type Statements, UPGRADE_FROM_1 } from './sqlite-schema.ts';
 import { inSlices, RowSlices, startOfCopy } from './sqlite-slices.ts';
 import { fromSnapshot, MAPS, sandboxHeader, type Checkpoint, type Sandbox, type SandboxSnapshot, type Store } from './store.ts';
 import { upgradeDataFileSandbox } from './upgrade.ts';
@@ -38,32 +39,6 @@ export class StorageUnavailable extends ApiError {
   }
 }
 
-/** Written in `meta.format`: a SQLite file without it is someone else's, and is left alone. */
-const FORMAT = 'billing-sim';
-/**
- * 2 since checkpoints: their table, and `sandboxes.rows`. A file of format 1 gets both when it is
- * opened (and a billing-sim that reads 1 then refuses it, by its version).
- */
-const SCHEMA_VERSION = '2';
-
-const CHECKPOINTS_TABLE = `
-  CREATE TABLE checkpoints (id TEXT PRIMARY KEY, sandbox_id TEXT NOT NULL, info TEXT NOT NULL, header TEXT NOT NULL,
-                            signing_key TEXT);
-`;
-const UPGRADE_FROM_1 = `ALTER TABLE sandboxes ADD COLUMN rows TEXT; ${CHECKPOINTS_TABLE}`;
-
-const SCHEMA = `
-  CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-  CREATE TABLE sandboxes (id TEXT PRIMARY KEY, header TEXT NOT NULL, signing_key TEXT, rows TEXT);
-  CREATE TABLE records (sandbox_id TEXT NOT NULL, collection TEXT NOT NULL, key TEXT NOT NULL, data TEXT NOT NULL);
-  CREATE UNIQUE INDEX records_key ON records (sandbox_id, collection, key);
-  CREATE TABLE log (sandbox_id TEXT NOT NULL, kind TEXT NOT NULL, seq INTEGER NOT NULL, data TEXT NOT NULL,
-                    payload TEXT, PRIMARY KEY (sandbox_id, kind, seq));
-  CREATE TABLE jobs (sandbox_id TEXT NOT NULL, seq INTEGER NOT NULL, data TEXT NOT NULL,
-                     PRIMARY KEY (sandbox_id, seq)) WITHOUT ROWID;
-  ${CHECKPOINTS_TABLE}
-`;
-
 export interface SqliteStoreOptions {
   /** How many seeded ids have been drawn, saved with every write (`--seed`: a restart skips them). */
   idsPosition?: () => number;
@@ -73,31 +48,6 @@ export interface SqliteStoreOptions {
   report?: (line: string) => void;
 }
 
-type Statements = ReturnType<typeof prepare>;
-
-/** The tables whose rows belong to an owner: a sandbox (its `rows`), or a checkpoint (its id). */
-const ROW_TABLES = ['records', 'log', 'jobs'];
-
-function prepare(db: Database) {
-  return {
-    upsertRecord: db.prepare('INSERT OR REPLACE INTO records (sandbox_id, collection, key, data) VALUES (?, ?, ?, ?)'),
-    updateRecord: db.prepare('UPDATE records SET data = ? WHERE sandbox_id = ? AND collection = ? AND key = ?'),
-    deleteRecord: db.prepare('DELETE FROM records WHERE sandbox_id = ? AND collection = ? AND key = ?'),
-    insertLog: db.prepare('INSERT OR REPLACE INTO log (sandbox_id, kind, seq, data, payload) VALUES (?, ?, ?, ?, ?)'),
-    insertJob: db.prepare('INSERT OR REPLACE INTO jobs (sandbox_id, seq, data) VALUES (?, ?, ?)'),
-    deleteJob: db.prepare('DELETE FROM jobs WHERE sandbox_id = ? AND seq = ?'),
-    dropLog: db.prepare('DELETE FROM log WHERE sandbox_id = ? AND kind = ? AND seq < ?'),
-    putSandbox: db.prepare('INSERT OR REPLACE INTO sandboxes (id, header, signing_key, rows) VALUES (?, ?, ?, ?)'),
-    updateHeader: db.prepare('UPDATE sandboxes SET header = ?, signing_key = ? WHERE id = ?'),
-    deleteSandbox: db.prepare('DELETE FROM sandboxes WHERE id = ?'),
-    setMeta: db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)'),
-    dropRows: ROW_TABLES.map((table) => db.prepare(`DELETE FROM ${table} WHERE sandbox_id = ?`)),
-    dropCheckpointRows: ROW_TABLES.map((table) => db.prepare(`DELETE FROM ${table} WHERE sandbox_id IN (SELECT id FROM checkpoints WHERE sandbox_id = ?)`)),
-    putCheckpoint: db.prepare('INSERT INTO checkpoints (id, sandbox_id, info, header, signing_key) VALUES (?, ?, ?, ?, ?)'),
-    deleteCheckpoint: db.prepare('DELETE FROM checkpoints WHERE id = ?'),
-    deleteCheckpoints: db.prepare('DELETE FROM checkpoints WHERE sandbox_id = ?'),
-  };
-}
 
 /** What the file holds for a sandbox since its last write: compared, so an unchanged header is not rewritten. */
 interface Saved {
@@ -448,29 +398,3 @@ function hasChanges(sandbox: Sandbox, changes: ChangeSet): boolean {
     emailsSeen(sandbox) !== changes.outboxSaved
   );
 }
-
-/** The file's data format, one this billing-sim reads (the current one, or 1, which opening upgrades); anything else is refused untouched. */
-function checkFormat(db: Database, file: string): string {
-  const hasMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get();
-  const format = hasMeta && (db.prepare("SELECT value FROM meta WHERE key = 'format'").get() as { value: string } | undefined)?.value;
-  if (format !== FORMAT) throw new DataFileError(file, 'is a SQLite database, but not a billing-sim data file; it was left as it is');
-  const schema = (db.prepare("SELECT value FROM meta WHERE key = 'schema'").get() as { value: string } | undefined)?.value;
-  if (schema !== SCHEMA_VERSION && schema !== '1') throw new DataFileError(file, `has data format ${schema ?? 'unknown'}; this billing-sim reads format ${SCHEMA_VERSION} (and upgrades 1)`);
-  return schema;
-}
-
-function describeOpenError(error: Error & { code?: string }): string {
-  switch (error.code) {
-    case 'SQLITE_NOTADB':
-      return 'is not a billing-sim data file (not a SQLite database); it was left as it is';
-    case 'SQLITE_BUSY':
-      return 'is in use by another billing-sim process';
-    case 'SQLITE_CANTOPEN':
-    case 'SQLITE_READONLY':
-    case 'SQLITE_PERM':
-      return `cannot be opened for writing (${error.message})`;
-    default:
-      return `cannot be read (${error.code ?? error.name}: ${error.message})`;
-  }
-}
-

@@ -180,7 +180,7 @@ export interface Checkpoint {
   created_on: number;
   /** The sandbox's clock when it was taken, as the API shows it. */
   clock: { now: string; frozen: boolean };
-  /** The sandbox as it was: its store form, with copies of what later turns change in place (snapshot.ts heldState). */
+  /** The sandbox as it was: its store form, with copies of what later turns change in place (snapshot.ts `held`). */
   state: SandboxSnapshot;
 }
 
