@@ -2,7 +2,7 @@
 // statements the store writes them with, and what an open that failed means in words. The rows and
 // what they become are in sqlite-rows.ts; the store that reads and writes them is sqlite.ts.
 
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 import { DataFileError } from './sqlite-rows.ts';
 
 /** Written in `meta.format`: a SQLite file without it is someone else's, and is left alone. */
@@ -31,31 +31,6 @@ export const SCHEMA = `
   ${CHECKPOINTS_TABLE}
 `;
 
-export type Statements = ReturnType<typeof prepare>;
-
-/** The tables whose rows belong to an owner: a sandbox (its `rows`), or a checkpoint (its id). */
-const ROW_TABLES = ['records', 'log', 'jobs'];
-
-export function prepare(db: Database) {
-  return {
-    upsertRecord: db.prepare('INSERT OR REPLACE INTO records (sandbox_id, collection, key, data) VALUES (?, ?, ?, ?)'),
-    updateRecord: db.prepare('UPDATE records SET data = ? WHERE sandbox_id = ? AND collection = ? AND key = ?'),
-    deleteRecord: db.prepare('DELETE FROM records WHERE sandbox_id = ? AND collection = ? AND key = ?'),
-    insertLog: db.prepare('INSERT OR REPLACE INTO log (sandbox_id, kind, seq, data, payload) VALUES (?, ?, ?, ?, ?)'),
-    insertJob: db.prepare('INSERT OR REPLACE INTO jobs (sandbox_id, seq, data) VALUES (?, ?, ?)'),
-    deleteJob: db.prepare('DELETE FROM jobs WHERE sandbox_id = ? AND seq = ?'),
-    dropLog: db.prepare('DELETE FROM log WHERE sandbox_id = ? AND kind = ? AND seq < ?'),
-    putSandbox: db.prepare('INSERT OR REPLACE INTO sandboxes (id, header, signing_key, rows) VALUES (?, ?, ?, ?)'),
-    updateHeader: db.prepare('UPDATE sandboxes SET header = ?, signing_key = ? WHERE id = ?'),
-    deleteSandbox: db.prepare('DELETE FROM sandboxes WHERE id = ?'),
-    setMeta: db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)'),
-    dropRows: ROW_TABLES.map((table) => db.prepare(`DELETE FROM ${table} WHERE sandbox_id = ?`)),
-    dropCheckpointRows: ROW_TABLES.map((table) => db.prepare(`DELETE FROM ${table} WHERE sandbox_id IN (SELECT id FROM checkpoints WHERE sandbox_id = ?)`)),
-    putCheckpoint: db.prepare('INSERT INTO checkpoints (id, sandbox_id, info, header, signing_key) VALUES (?, ?, ?, ?, ?)'),
-    deleteCheckpoint: db.prepare('DELETE FROM checkpoints WHERE id = ?'),
-    deleteCheckpoints: db.prepare('DELETE FROM checkpoints WHERE sandbox_id = ?'),
-  };
-}
 
 /** The file's data format, one this billing-sim reads (the current one, or 1, which opening upgrades); anything else is refused untouched. */
 export function checkFormat(db: Database, file: string): string {
@@ -82,3 +57,53 @@ export function describeOpenError(error: Error & { code?: string }): string {
   }
 }
 
+/** A prepared statement of better-sqlite3, named here so that the compiled declarations can name it. */
+export type Prepared = Statement<unknown[], unknown>;
+
+/** The statements the store writes the file with (prepare). */
+export interface Statements {
+  upsertRecord: Prepared;
+  updateRecord: Prepared;
+  deleteRecord: Prepared;
+  insertLog: Prepared;
+  insertJob: Prepared;
+  deleteJob: Prepared;
+  dropLog: Prepared;
+  putSandbox: Prepared;
+  updateHeader: Prepared;
+  deleteSandbox: Prepared;
+  setMeta: Prepared;
+  /** One per table of rows, for all the rows of one owner. */
+  dropRows: Prepared[];
+  /** One per table of rows, for all the rows of a sandbox's checkpoints. */
+  dropCheckpointRows: Prepared[];
+  putCheckpoint: Prepared;
+  deleteCheckpoint: Prepared;
+  deleteCheckpoints: Prepared;
+}
+
+/** The tables whose rows belong to an owner: a sandbox (its `rows`), or a checkpoint (its id). */
+const ROW_TABLES = ['records', 'log', 'jobs'];
+
+/** The store's statements, prepared once per file. */
+export function prepare(db: Database): Statements {
+  const statement = (sql: string): Prepared => db.prepare(sql);
+  return {
+    upsertRecord: statement('INSERT OR REPLACE INTO records (sandbox_id, collection, key, data) VALUES (?, ?, ?, ?)'),
+    updateRecord: statement('UPDATE records SET data = ? WHERE sandbox_id = ? AND collection = ? AND key = ?'),
+    deleteRecord: statement('DELETE FROM records WHERE sandbox_id = ? AND collection = ? AND key = ?'),
+    insertLog: statement('INSERT OR REPLACE INTO log (sandbox_id, kind, seq, data, payload) VALUES (?, ?, ?, ?, ?)'),
+    insertJob: statement('INSERT OR REPLACE INTO jobs (sandbox_id, seq, data) VALUES (?, ?, ?)'),
+    deleteJob: statement('DELETE FROM jobs WHERE sandbox_id = ? AND seq = ?'),
+    dropLog: statement('DELETE FROM log WHERE sandbox_id = ? AND kind = ? AND seq < ?'),
+    putSandbox: statement('INSERT OR REPLACE INTO sandboxes (id, header, signing_key, rows) VALUES (?, ?, ?, ?)'),
+    updateHeader: statement('UPDATE sandboxes SET header = ?, signing_key = ? WHERE id = ?'),
+    deleteSandbox: statement('DELETE FROM sandboxes WHERE id = ?'),
+    setMeta: statement('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)'),
+    dropRows: ROW_TABLES.map((table) => statement(`DELETE FROM ${table} WHERE sandbox_id = ?`)),
+    dropCheckpointRows: ROW_TABLES.map((table) => statement(`DELETE FROM ${table} WHERE sandbox_id IN (SELECT id FROM checkpoints WHERE sandbox_id = ?)`)),
+    putCheckpoint: statement('INSERT INTO checkpoints (id, sandbox_id, info, header, signing_key) VALUES (?, ?, ?, ?, ?)'),
+    deleteCheckpoint: statement('DELETE FROM checkpoints WHERE id = ?'),
+    deleteCheckpoints: statement('DELETE FROM checkpoints WHERE sandbox_id = ?'),
+  };
+}

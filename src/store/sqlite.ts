@@ -4,12 +4,13 @@
 // advance also between its slices: engine/time.ts, RunOptions.checkpoint), so the
 // cost of a write is the size of what it changed, never the size of the store.
 //
-// Rows: `sandboxes` (the scalar header as JSON, and the webhook signing key apart, since it rarely
-// changes); `records` (one per object of a keyed collection; rowid order is the Map's insertion
+// Rows (the schema is in sqlite-schema.ts): `sandboxes` (the scalar header as JSON, the webhook
+// signing key apart, since it rarely changes, and `rows`, whose rows are its: its id, unless a
+// restore made a copy of a checkpoint's its rows); `records` (one per object of a keyed collection; rowid order is the Map's insertion
 // order); `log` (events and outbox e-mails, by position); `jobs` (the queue's jobs, by seq);
 // `meta` (what this file is, and how many seeded ids have been drawn); `checkpoints` (a checkpoint's
 // header, the sandbox's at the time, and its id, name, time and clock: its records, log and jobs
-// are rows of those tables under the checkpoint's id). `log` keeps its rowid: its
+// are rows of those tables under the checkpoint's id; sqlite-slices.ts copies them). `log` keeps its rowid: its
 // rows (an event holds a copy of its object, ~1.4 KB) are too wide for a WITHOUT ROWID b-tree,
 // which left the file of 1,000 subscribers × 2 years at 283 MB instead of 162 MB. An event's
 // payload has a column of its own and is parsed when first read: events are two thirds of a big
@@ -47,7 +48,6 @@ export interface SqliteStoreOptions {
   /** Failures to write, which the client sees only as a 503. */
   report?: (line: string) => void;
 }
-
 
 /** What the file holds for a sandbox since its last write: compared, so an unchanged header is not rewritten. */
 interface Saved {
