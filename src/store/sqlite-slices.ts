@@ -2,8 +2,9 @@
 // rows, a restore's copy of a checkpoint's, and the removal of rows nothing names any more, each
 // done a chunk at a time inside SQLite (no record is turned into JSON again), each chunk its own
 // transaction, with the event loop let go between slices. A sandbox of 13,000 purchases and 27,000
-// events is some 60 MB of rows: copied in one transaction it held every sandbox of the server for
-// 2.2 s. A crash between two chunks leaves rows under an id that nothing names: the next start
+// events is some 60 MB of rows: written whole in one transaction it held every sandbox of the server
+// for 1.2–1.3 s; in slices a checkpoint took 0.9 s, a restore 1.7 s, and nothing waited more than
+// 43 ms. A crash between two chunks leaves rows under an id that nothing names: the next start
 // removes them (sqlite.ts), so a half-made copy is never read.
 
 import type { Database, Statement } from 'better-sqlite3';
