@@ -247,9 +247,17 @@ export class SqliteStore implements Store {
     await this.removeRows(checkpointId);
   }
 
-  /** Removes the rows of an owner that nothing names any more, in slices. */
-  private removeRows(owner: string): Promise<void> {
-    return inSlices((work) => this.write(`remove rows of ${owner}`, work), () => this.slices.removeChunk(owner));
+  /**
+   * Removes the rows of an owner that nothing names any more, in slices. The change they belonged
+   * to is made by then, so a failure here does not undo it or refuse it: write() has reported it,
+   * and the rows left are no one's, which the next start removes.
+   */
+  private async removeRows(owner: string): Promise<void> {
+    try {
+      await inSlices((work) => this.write(`remove the rows of ${owner}, which nothing names any more,`, work), () => this.slices.removeChunk(owner));
+    } catch (error) {
+      if (!(error instanceof StorageUnavailable)) throw error;
+    }
   }
 
   /** Whose rows are the sandbox's in the file (its own id, unless a restore made a copy its rows). */

@@ -10,7 +10,9 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startSimulator } from '../../src/index.ts';
 import type { Client, List } from '../builders/engine.ts';
-import { killSpawned, send, spawnSim } from '../support/spawn-sim.ts';
+import { spawnSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { killSpawned, send, spawnSim, type Sim } from '../support/spawn-sim.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'billing-sim-'));
 afterAll(async () => {
@@ -19,6 +21,17 @@ afterAll(async () => {
 });
 
 type Checkpoint = { id: string; name: string | null; created_on: number; clock: { now: string; frozen: boolean } };
+
+function prlimit(sim: Sim, fsize: string): void {
+  const result = spawnSync('prlimit', ['--pid', String(sim.pid), `--fsize=${fsize}`], { encoding: 'utf8' });
+  expect(result.status, `prlimit --fsize=${fsize}: ${result.stderr}${result.error?.message ?? ''}`).toBe(0);
+}
+
+/** No room for the server's next write that needs more: the file-size limit at the data files' current size. */
+function limitFileSize(sim: Sim, file: string): void {
+  const sizes = [file, `${file}-wal`].map((f) => (existsSync(f) ? statSync(f).size : 0));
+  prlimit(sim, `${Math.max(...sizes)}:`);
+}
 
 const emails = async (origin: string, token: string) => ((await send(origin, 'GET', '/api/v1/clients/', token)).body as List<Client>).results.map((client) => client.email);
 
@@ -118,6 +131,45 @@ describe('checkpoints with --data', () => {
       expect(cleaned.prepare("SELECT count(*) AS n FROM records WHERE sandbox_id = 'cut-short'").get()).toEqual({ n: 0 });
     } finally {
       cleaned.close();
+    }
+  });
+
+  it('on a full disk a checkpoint and a restore answer 503 storage_unavailable and change nothing; once there is room they succeed, and a restart holds exactly those', async () => {
+    const file = join(dir, 'full.db');
+    const sim = await spawnSim({ data: file });
+    const { token } = (await send(sim.origin, 'POST', '/sim/v1/sandboxes', null, { now: '2026-02-28T23:00:00Z' })).body as { token: string };
+    const checkpoints = async (origin: string) => ((await send(origin, 'GET', '/sim/v1/checkpoints', token)).body as List<Checkpoint>).results.map((kept) => kept.id);
+    let second: Checkpoint;
+    try {
+      for (let i = 0; i < 40; i += 1) await send(sim.origin, 'POST', '/api/v1/clients/', token, { email: `c${i}@example.com`, full_name: 'x'.repeat(200) });
+      const taken = (await send(sim.origin, 'POST', '/sim/v1/checkpoints', token, {})).body as Checkpoint;
+      await send(sim.origin, 'POST', '/api/v1/clients/', token, { email: 'later@example.com' });
+      const snapshot = (await send(sim.origin, 'GET', '/sim/v1/snapshot', token)).text;
+
+      limitFileSize(sim, file);
+      const refused = await send(sim.origin, 'POST', '/sim/v1/checkpoints', token, {});
+      expect(refused.status).toBe(503);
+      expect(refused.body).toEqual({ __all__: [expect.objectContaining({ code: 'storage_unavailable' })] });
+      expect(await checkpoints(sim.origin)).toEqual([taken.id]);
+      expect((await send(sim.origin, 'POST', `/sim/v1/checkpoints/${taken.id}/restore`, token)).status).toBe(503);
+      expect((await send(sim.origin, 'GET', '/sim/v1/snapshot', token)).text).toBe(snapshot);
+
+      prlimit(sim, 'unlimited:');
+      second = (await send(sim.origin, 'POST', '/sim/v1/checkpoints', token, {})).body as Checkpoint;
+      expect((await send(sim.origin, 'POST', `/sim/v1/checkpoints/${taken.id}/restore`, token)).status).toBe(200);
+      expect(await emails(sim.origin, token)).not.toContain('later@example.com');
+      expect(await checkpoints(sim.origin)).toEqual([second.id, taken.id]);
+    } finally {
+      await sim.kill();
+    }
+    // kill -9, so the restart shows what the file holds: the copies cut short by the full disk are no one's.
+    const again = await startSimulator({ port: 0, quiet: true, dataFile: file });
+    try {
+      expect((await checkpoints(again.url))[0]).toBe(second!.id);
+      expect(await checkpoints(again.url)).toHaveLength(2);
+      expect(await emails(again.url, token)).not.toContain('later@example.com');
+    } finally {
+      await again.stop();
     }
   });
 
