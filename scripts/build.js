@@ -22,16 +22,13 @@ if (status !== 0) {
   process.exit(1);
 }
 // Each module finds these at the same place relative to itself as in the sources: src/contract/spec
-// and contract-tests/lib/document read ../../openapi.yaml, src/ui/dashboard serves
-// ./dashboard-browser.js, ./dashboard-actions.js, ./dashboard-create.js and ./dashboard-checkpoints.js.
+// and contract-tests/lib/document read ../../openapi.yaml, src/ui/dashboard serves its classic
+// scripts, the .js files of src/ui (copied as they are, below).
 copyFileSync(at('openapi.yaml'), at('dist/openapi.yaml'));
 // The same document as JSON, which src/contract/spec reads instead when it is there: parsing the
 // YAML took a third of every start.
 writeFileSync(at('dist/openapi.json'), JSON.stringify(parse(readFileSync(at('openapi.yaml'), 'utf8'))));
-copyFileSync(at('src/ui/dashboard-browser.js'), at('dist/src/ui/dashboard-browser.js'));
-copyFileSync(at('src/ui/dashboard-actions.js'), at('dist/src/ui/dashboard-actions.js'));
-copyFileSync(at('src/ui/dashboard-create.js'), at('dist/src/ui/dashboard-create.js'));
-copyFileSync(at('src/ui/dashboard-checkpoints.js'), at('dist/src/ui/dashboard-checkpoints.js'));
+for (const script of readdirSync(at('src/ui')).filter((name) => name.endsWith('.js'))) copyFileSync(at(`src/ui/${script}`), at(`dist/src/ui/${script}`));
 // src/scenario/schema reads ../../scenario.schema.json; the package root keeps its own copy for editors.
 copyFileSync(at('scenario.schema.json'), at('dist/scenario.schema.json'));
 // The API reference's Swagger UI (src/ui/docs serves ./swagger-ui/), with its licence and notices:

@@ -84,3 +84,6 @@ export class TokenService {
 export function unauthorized(detail: ReturnType<typeof errors.notAuthenticated>): ApiError {
   return new ApiError(401, { [ALL]: [detail] });
 }
+
+/** A valid token of a sandbox that is gone (deleted, or of another server's data). */
+export const sandboxGone = (): ApiError => unauthorized(errors.authenticationFailed('The token names a sandbox this simulator does not have.'));

@@ -11,6 +11,7 @@ import { toFieldErrors } from '../contract/ajv-errors.ts';
 import { beyondSchema } from '../contract/beyond-schema.ts';
 import { MAX_ERRORS } from '../contract/limits.ts';
 import type { Operation, RouteTable } from '../contract/routes.ts';
+import { sandboxGone } from './auth.ts';
 import { applyFaults, type FaultRegistry } from './faults.ts';
 import type { PublicHandler, SandboxHandler, Services } from './handler.ts';
 import { sendReply } from './send.ts';
@@ -119,7 +120,7 @@ export function dispatcher(tables: DispatchTables, services: Services) {
         return handler({ params, query, body, url, origin, services, sandbox, ctx });
       },
       () => {
-        throw new ApiError(401, { [ALL]: [errors.authenticationFailed('The token names a sandbox this simulator does not have.')] });
+        throw sandboxGone();
       },
     );
     const reply = turn instanceof Promise ? await turn : turn;

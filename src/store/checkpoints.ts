@@ -27,6 +27,9 @@ export function takeCheckpoint(sandbox: Sandbox, name: string | null, wall: Cloc
   };
 }
 
+/** The sandbox's checkpoint with this id, if it has one. */
+export const checkpointOf = (sandbox: Sandbox, id: unknown): Checkpoint | undefined => sandbox.checkpoints.find((kept) => kept.id === id);
+
 /** How a checkpoint is answered: everything but the state it holds. */
 export function checkpointView({ id, name, created_on, clock }: Checkpoint) {
   return { id, name, created_on, clock };

@@ -213,6 +213,11 @@ export interface Store {
    * when this returns, or throws a 503 `storage_unavailable` and keeps what it had.
    */
   put(sandbox: Sandbox): void;
+  /**
+   * Adds a new sandbox (POST /sim/v1/sandboxes): as `put`, but a durable store writes it in slices
+   * that let other sandboxes' requests run, and has saved it when this settles.
+   */
+  add(sandbox: Sandbox): void | Promise<void>;
   all(): Iterable<Sandbox>;
   /**
    * Saves what the sandbox's turn changed, at the end of every turn and before its answer. A
@@ -286,6 +291,10 @@ export class MemoryStore implements Store {
 
   delete(id: string): void {
     this.sandboxes.delete(id);
+  }
+
+  add(sandbox: Sandbox): void {
+    this.put(sandbox);
   }
 
   saveCheckpoint(): void {}

@@ -12,10 +12,16 @@ import { fileURLToPath } from 'node:url';
 import express, { type Router } from 'express';
 import { html, page, raw, type SafeHtml } from './html.ts';
 
-const SCRIPT = fileURLToPath(new URL('./dashboard-browser.js', import.meta.url));
-const ACTIONS_SCRIPT = fileURLToPath(new URL('./dashboard-actions.js', import.meta.url));
-const CREATE_SCRIPT = fileURLToPath(new URL('./dashboard-create.js', import.meta.url));
-const CHECKPOINTS_SCRIPT = fileURLToPath(new URL('./dashboard-checkpoints.js', import.meta.url));
+/**
+ * The page's classic scripts, by the name each is served under (/ui/…) → its file beside this module,
+ * in the order the page loads them: the others only define, and the view (dashboard.js) starts.
+ */
+const SCRIPTS: Record<string, string> = {
+  'dashboard-actions.js': 'dashboard-actions.js',
+  'dashboard-create.js': 'dashboard-create.js',
+  'dashboard-checkpoints.js': 'dashboard-checkpoints.js',
+  'dashboard.js': 'dashboard-browser.js',
+};
 
 const ADVANCES = [
   { by: 'P1D', label: '+1 day' },
@@ -299,10 +305,8 @@ ${PAY_FORM}
 ${REFUND_FORM}
 ${SUBSCRIBER_FORM}
 ${INVOICE_FORM}
-<script src="/ui/dashboard-actions.js" defer></script>
-<script src="/ui/dashboard-create.js" defer></script>
-<script src="/ui/dashboard-checkpoints.js" defer></script>
-<script src="/ui/dashboard.js" defer></script>`,
+${Object.keys(SCRIPTS).map((name) => html`<script src="/ui/${name}" defer></script>
+`)}`,
     html`<style>${raw(BADGES + ACTIONS + CREATE)}</style>`,
   );
 }
@@ -310,9 +314,9 @@ ${INVOICE_FORM}
 export function dashboardRouter(): Router {
   const router = express.Router();
   router.get('/', (_req, res) => void res.type('html').send(dashboardPage()));
-  router.get('/ui/dashboard.js', (_req, res) => res.type('text/javascript').sendFile(SCRIPT));
-  router.get('/ui/dashboard-actions.js', (_req, res) => res.type('text/javascript').sendFile(ACTIONS_SCRIPT));
-  router.get('/ui/dashboard-create.js', (_req, res) => res.type('text/javascript').sendFile(CREATE_SCRIPT));
-  router.get('/ui/dashboard-checkpoints.js', (_req, res) => res.type('text/javascript').sendFile(CHECKPOINTS_SCRIPT));
+  for (const [name, file] of Object.entries(SCRIPTS)) {
+    const path = fileURLToPath(new URL(`./${file}`, import.meta.url));
+    router.get(`/ui/${name}`, (_req, res) => res.type('text/javascript').sendFile(path));
+  }
   return router;
 }

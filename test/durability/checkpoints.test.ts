@@ -10,9 +10,8 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startSimulator } from '../../src/index.ts';
 import type { Client, List } from '../builders/engine.ts';
-import { spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
-import { killSpawned, send, spawnSim, type Sim } from '../support/spawn-sim.ts';
+import { limitToDataFiles, prlimit } from '../support/file-size-limit.ts';
+import { killSpawned, send, spawnSim } from '../support/spawn-sim.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'billing-sim-'));
 afterAll(async () => {
@@ -22,15 +21,24 @@ afterAll(async () => {
 
 type Checkpoint = { id: string; name: string | null; created_on: number; clock: { now: string; frozen: boolean } };
 
-function prlimit(sim: Sim, fsize: string): void {
-  const result = spawnSync('prlimit', ['--pid', String(sim.pid), `--fsize=${fsize}`], { encoding: 'utf8' });
-  expect(result.status, `prlimit --fsize=${fsize}: ${result.stderr}${result.error?.message ?? ''}`).toBe(0);
+/** Runs `sql` on the data file of a stopped server, as a crash or an older billing-sim would have left it. */
+function edit(file: string, sql: string): void {
+  const db = new Database(file);
+  try {
+    db.exec(sql);
+  } finally {
+    db.close();
+  }
 }
 
-/** No room for the server's next write that needs more: the file-size limit at the data files' current size. */
-function limitFileSize(sim: Sim, file: string): void {
-  const sizes = [file, `${file}-wal`].map((f) => (existsSync(f) ? statSync(f).size : 0));
-  prlimit(sim, `${Math.max(...sizes)}:`);
+/** The first row `sql` reads from the data file of a stopped server. */
+function read(file: string, sql: string): unknown {
+  const db = new Database(file, { readonly: true });
+  try {
+    return db.prepare(sql).get();
+  } finally {
+    db.close();
+  }
 }
 
 const emails = async (origin: string, token: string) => ((await send(origin, 'GET', '/api/v1/clients/', token)).body as List<Client>).results.map((client) => client.email);
@@ -99,13 +107,8 @@ describe('checkpoints with --data', () => {
     await send(sim.url, 'POST', '/sim/v1/checkpoints', token, {});
     expect((await send(sim.url, 'DELETE', '/sim/v1/sandbox', token)).status).toBe(204);
     await sim.stop();
-    const db = new Database(file, { readonly: true });
-    try {
-      expect(db.prepare('SELECT count(*) AS n FROM checkpoints').get()).toEqual({ n: 0 });
-      expect(db.prepare("SELECT count(*) AS n FROM records WHERE data LIKE '%gone@example.com%'").get()).toEqual({ n: 0 });
-    } finally {
-      db.close();
-    }
+    expect(read(file, 'SELECT count(*) AS n FROM checkpoints')).toEqual({ n: 0 });
+    expect(read(file, "SELECT count(*) AS n FROM records WHERE data LIKE '%gone@example.com%'")).toEqual({ n: 0 });
   });
 
   it('rows of a copy cut short by a crash (a checkpoint or restore not yet answered) are never read, and the next start removes them', async () => {
@@ -115,9 +118,7 @@ describe('checkpoints with --data', () => {
     await send(first.url, 'POST', '/api/v1/clients/', token, { email: 'kept@example.com' });
     await first.stop();
     // What a checkpoint's copy leaves when the process dies between two of its slices: rows, and no checkpoint naming them.
-    const db = new Database(file);
-    db.exec("INSERT INTO records (sandbox_id, collection, key, data) SELECT 'cut-short', collection, key, data FROM records");
-    db.close();
+    edit(file, "INSERT INTO records (sandbox_id, collection, key, data) SELECT 'cut-short', collection, key, data FROM records");
 
     const second = await startSimulator({ port: 0, quiet: true, dataFile: file });
     try {
@@ -126,12 +127,7 @@ describe('checkpoints with --data', () => {
     } finally {
       await second.stop();
     }
-    const cleaned = new Database(file, { readonly: true });
-    try {
-      expect(cleaned.prepare("SELECT count(*) AS n FROM records WHERE sandbox_id = 'cut-short'").get()).toEqual({ n: 0 });
-    } finally {
-      cleaned.close();
-    }
+    expect(read(file, "SELECT count(*) AS n FROM records WHERE sandbox_id = 'cut-short'")).toEqual({ n: 0 });
   });
 
   it('on a full disk a checkpoint and a restore answer 503 storage_unavailable and change nothing; once there is room they succeed, and a restart holds exactly those', async () => {
@@ -146,7 +142,7 @@ describe('checkpoints with --data', () => {
       await send(sim.origin, 'POST', '/api/v1/clients/', token, { email: 'later@example.com' });
       const snapshot = (await send(sim.origin, 'GET', '/sim/v1/snapshot', token)).text;
 
-      limitFileSize(sim, file);
+      limitToDataFiles(sim.pid, file);
       const refused = await send(sim.origin, 'POST', '/sim/v1/checkpoints', token, {});
       expect(refused.status).toBe(503);
       expect(refused.body).toEqual({ __all__: [expect.objectContaining({ code: 'storage_unavailable' })] });
@@ -154,7 +150,7 @@ describe('checkpoints with --data', () => {
       expect((await send(sim.origin, 'POST', `/sim/v1/checkpoints/${taken.id}/restore`, token)).status).toBe(503);
       expect((await send(sim.origin, 'GET', '/sim/v1/snapshot', token)).text).toBe(snapshot);
 
-      prlimit(sim, 'unlimited:');
+      prlimit(sim.pid, 'unlimited:');
       second = (await send(sim.origin, 'POST', '/sim/v1/checkpoints', token, {})).body as Checkpoint;
       expect((await send(sim.origin, 'POST', `/sim/v1/checkpoints/${taken.id}/restore`, token)).status).toBe(200);
       expect(await emails(sim.origin, token)).not.toContain('later@example.com');
@@ -177,9 +173,7 @@ describe('checkpoints with --data', () => {
     const file = join(dir, 'format-1.db');
     const first = await startSimulator({ port: 0, quiet: true, dataFile: file });
     await first.stop();
-    const db = new Database(file);
-    db.exec("DROP TABLE checkpoints; ALTER TABLE sandboxes DROP COLUMN rows; UPDATE meta SET value = '1' WHERE key = 'schema'");
-    db.close();
+    edit(file, "DROP TABLE checkpoints; ALTER TABLE sandboxes DROP COLUMN rows; UPDATE meta SET value = '1' WHERE key = 'schema'");
 
     const second = await startSimulator({ port: 0, quiet: true, dataFile: file });
     try {
@@ -187,12 +181,7 @@ describe('checkpoints with --data', () => {
     } finally {
       await second.stop();
     }
-    const upgraded = new Database(file, { readonly: true });
-    try {
-      expect(upgraded.prepare("SELECT value FROM meta WHERE key = 'schema'").get()).toEqual({ value: '2' });
-      expect(upgraded.prepare('SELECT count(*) AS n FROM checkpoints').get()).toEqual({ n: 1 });
-    } finally {
-      upgraded.close();
-    }
+    expect(read(file, "SELECT value FROM meta WHERE key = 'schema'")).toEqual({ value: '2' });
+    expect(read(file, 'SELECT count(*) AS n FROM checkpoints')).toEqual({ n: 1 });
   });
 });

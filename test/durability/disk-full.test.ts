@@ -9,13 +9,14 @@
 // SIGXFSZ). Where the mount works both run, so the fallback CI may use is tested here too.
 
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Client } from '../builders/engine.ts';
 import { killSpawned, listAll, spawnSim, type Sim } from '../support/spawn-sim.ts';
 import { startSimulator } from '../../src/index.ts';
+import { limitToDataFiles, prlimit } from '../support/file-size-limit.ts';
 
 const dirs: string[] = [];
 const mounts: string[] = [];
@@ -85,17 +86,9 @@ function tmpfs(dir: string): Medium {
 const fileSizeLimit = (dir: string): Medium => ({
   name: 'the file-size limit (RLIMIT_FSIZE)',
   dir,
-  fill(sim, file) {
-    const sizes = [file, `${file}-wal`].map((f) => (existsSync(f) ? statSync(f).size : 0));
-    prlimit(sim.pid, `${Math.max(...sizes)}:`);
-  },
+  fill: (sim, file) => limitToDataFiles(sim.pid, file),
   free: (sim) => prlimit(sim.pid, 'unlimited:'),
 });
-
-function prlimit(pid: number, fsize: string): void {
-  const result = spawnSync('prlimit', ['--pid', String(pid), `--fsize=${fsize}`], { encoding: 'utf8' });
-  expect(result.status, `prlimit --fsize=${fsize}: ${result.stderr}${result.error?.message ?? ''}`).toBe(0);
-}
 
 const mounted = mountTmpfs();
 const media: Medium[] = [...(mounted ? [tmpfs(mounted)] : []), fileSizeLimit(tempDir())];

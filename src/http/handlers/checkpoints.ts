@@ -6,14 +6,14 @@
 import { clockView } from '../../engine/clock.ts';
 import { checkCheckpointFits } from '../../engine/limits.ts';
 import { notFound } from '../../domain/errors.ts';
-import { checkpointView, restoredSandbox, takeCheckpoint } from '../../store/checkpoints.ts';
+import { checkpointOf, checkpointView, restoredSandbox, takeCheckpoint } from '../../store/checkpoints.ts';
 import type { Checkpoint, Sandbox } from '../../store/store.ts';
 import { created, noContent, ok, type SandboxHandler } from '../handler.ts';
 import { paginate } from '../pagination.ts';
 
 /** The sandbox's checkpoint with this id; 404 for any other, as for an object. */
-export function findCheckpoint(sandbox: Sandbox, id: string | undefined): Checkpoint {
-  const checkpoint = sandbox.checkpoints.find((kept) => kept.id === id);
+function findCheckpoint(sandbox: Sandbox, id: string | undefined): Checkpoint {
+  const checkpoint = checkpointOf(sandbox, id);
   if (!checkpoint) throw notFound();
   return checkpoint;
 }

@@ -2,16 +2,17 @@
 // server answers none of these, which is how the contract suite tells the two apart. What a sandbox
 // recorded (events, e-mails, webhook deliveries) is listed by sim-records.ts.
 
-import { ALL, ApiError, emptyFieldErrors, errors, fieldError } from '../../domain/errors.ts';
+import { ApiError, emptyFieldErrors, errors, fieldError } from '../../domain/errors.ts';
 import type { Input } from '../../domain/types.ts';
 import { clockView, setFrozen } from '../../engine/clock.ts';
 import { createSandbox, DEFAULT_SEED, resetSandbox } from '../../engine/sandboxes.ts';
 import { checkClockInstant } from '../../domain/clock-bounds.ts';
 import { advance } from '../../engine/time.ts';
 import { findInconsistency } from '../../store/snapshot-checks.ts';
-import { checkpointSnapshot } from '../../store/checkpoints.ts';
+import { checkpointOf, checkpointSnapshot } from '../../store/checkpoints.ts';
 import { importSnapshot, snapshotText, type SnapshotDocument } from '../../store/snapshot.ts';
 import type { Sandbox } from '../../store/store.ts';
+import { sandboxGone } from '../auth.ts';
 import { created, noContent, ok, okText, type PublicHandler, type SandboxHandler, type Services } from '../handler.ts';
 import { simRecordHandlers } from './sim-records.ts';
 import { webhookChaosHandlers } from './webhook-chaos.ts';
@@ -25,7 +26,7 @@ export const publicSimulatorHandlers: Record<string, PublicHandler> = {
     if (body.snapshot !== undefined) sandbox = importedSandbox(body, services);
     else if (body.from_checkpoint !== undefined) sandbox = await forkedSandbox(body, authorization, services);
     else sandbox = newSandbox(body, services);
-    services.store.put(sandbox);
+    await services.store.add(sandbox);
     // A copied sandbox may have work due already: webhook retries, or billings of a running clock.
     if (copied) services.background.wake(sandbox.id);
     return created({
@@ -81,8 +82,8 @@ function importedSandbox(body: Input, services: Services): Sandbox {
 async function forkedSandbox(body: Input, authorization: string | undefined, services: Services): Promise<Sandbox> {
   sentAlone(body, 'from_checkpoint');
   const origin = services.store.get(await services.tokens.verify(authorization));
-  if (!origin) throw new ApiError(401, { [ALL]: [errors.authenticationFailed('The token names a sandbox this simulator does not have.')] });
-  const checkpoint = origin.checkpoints.find((kept) => kept.id === body.from_checkpoint);
+  if (!origin) throw sandboxGone();
+  const checkpoint = checkpointOf(origin, body.from_checkpoint);
   if (!checkpoint) throw fieldError('from_checkpoint', errors.doesNotExist('Checkpoint', body.from_checkpoint));
   return importSnapshot(checkpointSnapshot(checkpoint, services.clock), services.store, services.ids, services.clock);
 }
