@@ -3,7 +3,6 @@
 
 import { DAY_MS, minimumDays } from '../domain/calendar.ts';
 import { ALL, errors, fieldError } from '../domain/errors.ts';
-import { heldPurchases } from '../store/checkpoints.ts';
 import type { Sandbox } from '../store/store.ts';
 
 /**
@@ -38,7 +37,7 @@ export const MAX_CHECKPOINTS_PER_SANDBOX = 20;
 
 /** The purchases a sandbox holds, and those its checkpoints hold: both against MAX_PURCHASES_PER_SANDBOX. */
 export function purchasesCounted(sandbox: Sandbox): number {
-  return sandbox.checkpoints.reduce((sum, checkpoint) => sum + heldPurchases(checkpoint), sandbox.purchases.size);
+  return sandbox.checkpoints.reduce((sum, checkpoint) => sum + checkpoint.state.purchases.length, sandbox.purchases.size);
 }
 
 /** Refuses a checkpoint past MAX_CHECKPOINTS_PER_SANDBOX, or one whose purchases would pass MAX_PURCHASES_PER_SANDBOX. */

@@ -35,9 +35,6 @@ export function checkpointView({ id, name, created_on, clock }: Checkpoint) {
   return { id, name, created_on, clock };
 }
 
-/** How many purchases a checkpoint holds: they count against the sandbox's limit (engine/limits.ts). */
-export const heldPurchases = (checkpoint: Checkpoint): number => checkpoint.state.purchases.length;
-
 /** The sandbox as the checkpoint holds it, its clock at the checkpoint's instant (a running clock runs on from there). */
 export function restoredSandbox(sandbox: Sandbox, checkpoint: Checkpoint, wall: Clock): Sandbox {
   const restored = fromSnapshot({ ...held(checkpoint.state), clock: checkpointClock(checkpoint, wall) });

@@ -50,7 +50,7 @@ export async function importIntoDataFile(options: SnapshotFileOptions & { file: 
     'import the snapshot with POST /sim/v1/sandboxes {"snapshot": …} on that server, or stop it',
   );
   try {
-    const sandbox = importSnapshot(document as SnapshotDocument, store, options.ids, options.wall);
+    const sandbox = await importSnapshot(document as SnapshotDocument, store, options.ids, options.wall);
     try {
       store.put(sandbox);
     } catch (error) {

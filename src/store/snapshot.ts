@@ -27,6 +27,7 @@ import { compileComponent } from '../contract/schemas.ts';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { clockAt, clockView, sandboxNow } from '../engine/clock.ts';
 import { findInconsistency } from './snapshot-checks.ts';
+import { inSlices } from './slices.ts';
 import { upgradeSnapshotDocument } from './upgrade.ts';
 import { fromSnapshot, MAPS, toSnapshot, type MapField, type Sandbox, type SandboxClockState, type SandboxOrigin, type SandboxSnapshot, type Store } from './store.ts';
 
@@ -145,12 +146,13 @@ function* jsonPieces(document: SnapshotDocument, lists: Record<string, List>): G
 
 /**
  * A new sandbox of the store from a checked document (see createSnapshotValidator, or
- * findInconsistency after the request's schema); the caller puts it in the store.
+ * findInconsistency after the request's schema); the caller puts it in the store. Its ids are
+ * rewritten in slices that let other requests run (a fork of a checkpoint can be any size).
  */
-export function importSnapshot(document: SnapshotDocument, store: Store, ids: Ids, wall: Clock): Sandbox {
-  const named = sharesIds(document, store) ? renamed(document, ids) : document;
+export async function importSnapshot(document: SnapshotDocument, store: Store, ids: Ids, wall: Clock): Promise<Sandbox> {
+  const named = sharesIds(document, store) ? await renamed(document, ids) : document;
   const id = newSandboxId(store, ids);
-  const { sandbox } = named.sandbox.origin.ownIds ? withCheckoutSandbox(named, id) : named;
+  const { sandbox } = named.sandbox.origin.ownIds ? await withCheckoutSandbox(named, id) : named;
   return fromSnapshot({
     ...sandbox,
     id,
@@ -167,9 +169,32 @@ export function importSnapshot(document: SnapshotDocument, store: Store, ids: Id
  * purchase's own checkout_url is emptied on import and derived again; those in the JSON of queued
  * webhook bodies are text, and are rewritten here.
  */
-function withCheckoutSandbox(document: SnapshotDocument, id: string): SnapshotDocument {
+function withCheckoutSandbox(document: SnapshotDocument, id: string): Promise<SnapshotDocument> {
   const exported = `/checkout/${document.sandbox.id}/`;
-  return JSON.parse(JSON.stringify(document).replaceAll(exported, `/checkout/${id}/`)) as SnapshotDocument;
+  return rewritten(document, (text) => text.replaceAll(exported, `/checkout/${id}/`));
+}
+
+/**
+ * The document with `rewrite` applied to the JSON text of each part of its sandbox, a list one item
+ * at a time, in slices (slices.ts): the order of the text is the whole document's, so a rewrite that
+ * numbers what it meets (renamed) meets it in the same order.
+ */
+async function rewritten(document: SnapshotDocument, rewrite: (text: string) => string): Promise<SnapshotDocument> {
+  const copy = (value: unknown) => JSON.parse(rewrite(JSON.stringify(value))) as unknown;
+  const sandbox: Record<string, unknown> = {};
+  const parts = Object.entries(document.sandbox).filter(([, value]) => value !== undefined);
+  let part = 0;
+  let item = 0;
+  await inSlices(() => {
+    const [field, value] = parts[part]!;
+    if (!Array.isArray(value)) sandbox[field] = copy(value);
+    else if (item < value.length) ((sandbox[field] ??= []) as unknown[]).push(copy(value[item++]));
+    else sandbox[field] ??= [];
+    if (Array.isArray(value) && item < value.length) return true;
+    item = 0;
+    return ++part < parts.length;
+  });
+  return { ...document, sandbox: sandbox as SnapshotSandbox };
 }
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
@@ -188,15 +213,16 @@ function sharesIds(document: SnapshotDocument, store: Store): boolean {
  * The document with every UUID replaced by a fresh one, the same replacement wherever it occurs:
  * keys, references, events' payloads, jobs, checkout URLs and the JSON of queued webhook bodies.
  */
-function renamed(document: SnapshotDocument, ids: Ids): SnapshotDocument {
+function renamed(document: SnapshotDocument, ids: Ids): Promise<SnapshotDocument> {
   const fresh = new Map<string, string>();
-  const text = JSON.stringify(document).replace(UUID, (found) => {
-    const id = found.toLowerCase();
-    let next = fresh.get(id);
-    if (next === undefined) fresh.set(id, (next = ids.uuid()));
-    return next;
-  });
-  return JSON.parse(text) as SnapshotDocument;
+  return rewritten(document, (text) =>
+    text.replace(UUID, (found) => {
+      const id = found.toLowerCase();
+      let next = fresh.get(id);
+      if (next === undefined) fresh.set(id, (next = ids.uuid()));
+      return next;
+    }),
+  );
 }
 
 /**

@@ -8,13 +8,9 @@
 // removes them (sqlite.ts), so a half-made copy is never read.
 
 import type { Database, Statement } from 'better-sqlite3';
-import { setImmediate as nextTurnOfTheLoop } from 'node:timers/promises';
 
 /** Rows per chunk: one chunk of events (about 1.4 KB each) writes some 350 KB. */
 const CHUNK_ROWS = 256;
-
-/** How long a slice of chunks runs before other requests get the event loop (as an advance's slice). */
-const SLICE_MS = 8;
 
 /**
  * The rows of an owner (a sandbox, or a checkpoint), each part walked in an order an index gives, so
@@ -76,7 +72,7 @@ export class RowSlices {
   }
 }
 
-/** A chunk of `writes` (one row each) per call, as `inSlices` takes it: false once none is left. */
+/** Writes a chunk of `writes` (one row each) per call: false once none is left. */
 export function chunkOf(writes: Iterator<() => void>): () => boolean {
   return () => {
     for (let i = 0; i < CHUNK_ROWS; i += 1) {
@@ -86,18 +82,4 @@ export function chunkOf(writes: Iterator<() => void>): () => boolean {
     }
     return true;
   };
-}
-
-/**
- * Runs `chunk` (which does one chunk in the transaction `write` opens, and says whether more are
- * left) until it is done, in slices of about SLICE_MS with the event loop let go between them.
- */
-export async function inSlices(write: (work: () => void) => void, chunk: () => boolean): Promise<void> {
-  let more = true;
-  while (more) {
-    const started = performance.now();
-    do write(() => void (more = chunk()));
-    while (more && performance.now() - started < SLICE_MS);
-    if (more) await nextTurnOfTheLoop();
-  }
 }

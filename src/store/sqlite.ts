@@ -27,7 +27,8 @@ import { ApiError, ALL, errors } from '../domain/errors.ts';
 import type { ChangeSet } from './changes.ts';
 import { DataFileError, logRow, type LOGS, readSandboxes, rememberingStringify, type StoredSandbox, withUnreadPayloads } from './sqlite-rows.ts';
 import { checkFormat, describeOpenError, FORMAT, prepare, SCHEMA, SCHEMA_VERSION, type Statements, UPGRADE_FROM_1 } from './sqlite-schema.ts';
-import { chunkOf, inSlices, RowSlices, startOfCopy } from './sqlite-slices.ts';
+import { inSlices } from './slices.ts';
+import { chunkOf, RowSlices, startOfCopy } from './sqlite-slices.ts';
 import { fromSnapshot, MAPS, sandboxHeader, type Checkpoint, type Sandbox, type SandboxSnapshot, type Store } from './store.ts';
 import { upgradeDataFileSandbox } from './upgrade.ts';
 
@@ -176,7 +177,7 @@ export class SqliteStore implements Store {
   async add(sandbox: Sandbox): Promise<void> {
     const writes = this.rowWrites(sandbox.id, sandbox);
     const what = `save sandbox ${sandbox.id}`;
-    await inSlices((work) => this.write(what, work), chunkOf(writes));
+    await this.inSlices(what, chunkOf(writes));
     const header = JSON.stringify(sandboxHeader(sandbox));
     this.write(what, () => this.statements.putSandbox.run(sandbox.id, header, keyText(sandbox), null));
     this.adopt(sandbox, sandbox.id, header);
@@ -235,7 +236,7 @@ export class SqliteStore implements Store {
     const from = this.rowsOf(sandbox.id);
     const cursor = startOfCopy();
     const what = `save checkpoint ${checkpoint.id} of sandbox ${sandbox.id}`;
-    await inSlices((work) => this.write(what, work), () => this.slices.copyChunk(from, checkpoint.id, cursor));
+    await this.inSlices(what, () => this.slices.copyChunk(from, checkpoint.id, cursor));
     const { state, ...info } = checkpoint;
     this.write(what, () => this.statements.putCheckpoint.run(checkpoint.id, sandbox.id, JSON.stringify(info), JSON.stringify(sandboxHeader(state)), keyText(state)));
   }
@@ -251,7 +252,7 @@ export class SqliteStore implements Store {
     const old = this.rowsOf(restored.id);
     const cursor = startOfCopy();
     const what = `restore sandbox ${restored.id}`;
-    await inSlices((work) => this.write(what, work), () => this.slices.copyChunk(checkpointId, rows, cursor));
+    await this.inSlices(what, () => this.slices.copyChunk(checkpointId, rows, cursor));
     this.write(what, () => this.statements.putSandbox.run(restored.id, header, keyText(restored), rows));
     this.unreadable.delete(restored.id);
     this.adopt(restored, rows, header);
@@ -270,10 +271,19 @@ export class SqliteStore implements Store {
    */
   private async removeRows(owner: string): Promise<void> {
     try {
-      await inSlices((work) => this.write(`remove the rows of ${owner}, which nothing names any more,`, work), () => this.slices.removeChunk(owner));
+      await this.inSlices(`remove the rows of ${owner}, which nothing names any more,`, () => this.slices.removeChunk(owner));
     } catch (error) {
       if (!(error instanceof StorageUnavailable)) throw error;
     }
+  }
+
+  /** Runs `chunk` in a transaction of its own each time, in slices (slices.ts), until it says nothing is left. */
+  private inSlices(what: string, chunk: () => boolean): Promise<void> {
+    return inSlices(() => {
+      let more = false;
+      this.write(what, () => void (more = chunk()));
+      return more;
+    });
   }
 
   /** Whose rows are the sandbox's in the file (its own id, unless a restore made a copy its rows). */

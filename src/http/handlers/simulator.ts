@@ -23,7 +23,7 @@ export const publicSimulatorHandlers: Record<string, PublicHandler> = {
   createSandbox: async ({ body, services, authorization }) => {
     const copied = body.snapshot !== undefined || body.from_checkpoint !== undefined;
     let sandbox: Sandbox;
-    if (body.snapshot !== undefined) sandbox = importedSandbox(body, services);
+    if (body.snapshot !== undefined) sandbox = await importedSandbox(body, services);
     else if (body.from_checkpoint !== undefined) sandbox = await forkedSandbox(body, authorization, services);
     else sandbox = newSandbox(body, services);
     await services.store.add(sandbox);
@@ -66,7 +66,7 @@ function sentAlone(body: Input, source: 'snapshot' | 'from_checkpoint'): void {
 }
 
 /** The dispatcher has checked the snapshot against its schema; what the schema cannot say is checked here. */
-function importedSandbox(body: Input, services: Services): Sandbox {
+function importedSandbox(body: Input, services: Services): Promise<Sandbox> {
   sentAlone(body, 'snapshot');
   const document = body.snapshot as SnapshotDocument;
   const problem = findInconsistency(document);
