@@ -320,9 +320,10 @@ async function refresh({ quiet = false } = {}) {
   if (!token) return say('Paste a sandbox token to begin.');
   const read = ++reads;
   try {
-    const [clock, templates, clients, purchases, events, outbox, deliveries] = await Promise.all([
+    const [clock, templates, clients, purchases, events, outbox, deliveries, checkpoints] = await Promise.all([
       api('GET', '/sim/v1/clock'), list('/api/v1/billing_templates/'), list('/api/v1/clients/'),
       list('/api/v1/purchases/'), list('/sim/v1/events'), list('/sim/v1/outbox'), list('/sim/v1/webhook_deliveries'),
+      list('/sim/v1/checkpoints'),
     ]);
     // One read of the newest purchases, events and e-mails serves every subscriber's timeline (each picks its own).
     for (const t of templates) t.subscribers = t.is_subscription ? await list(`/api/v1/billing_templates/${t.id}/clients/`) : [];
@@ -336,7 +337,7 @@ async function refresh({ quiet = false } = {}) {
     $('advance-date').min = clock.now.slice(0, 10);
     view = { templates, clients: new Map(clients.map((c) => [c.id, c])), purchases, events, outbox, deliveries };
     render();
-    await readCheckpoints();
+    renderCheckpoints(checkpoints);
     // After an action its own result speaks; counts read before it would be stale.
     say(quiet ? '' : `Sandbox loaded: ${templates.length} template(s), ${purchases.length} purchase(s).`);
   } catch (error) {

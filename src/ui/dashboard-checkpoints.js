@@ -3,9 +3,11 @@
 // Delete button each (POST /sim/v1/checkpoints, …/{id}/restore, DELETE …/{id}). A classic script in
 // the dashboard's one global scope, as dashboard-actions.js: it only defines, and the view calls.
 
-/** Reads the sandbox's checkpoints and draws them: after each refresh of the view. */
-async function readCheckpoints() {
-  const checkpoints = await list('/sim/v1/checkpoints');
+/**
+ * Draws the sandbox's checkpoints (read by each refresh of the view with the rest, and drawn in the
+ * same turn, so that an action's focus lands on a finished page).
+ */
+function renderCheckpoints(checkpoints) {
   if (!checkpoints.length) return $('checkpoints').replaceChildren(el('p', { class: 'hint' }, 'No checkpoints yet.'));
   $('checkpoints').replaceChildren(table('Checkpoints, newest first', ['Name', 'Sandbox time', 'Taken (UTC)', 'Actions'], checkpoints.map((c) => {
     const owner = `checkpoint:${c.id}`;
