@@ -75,8 +75,8 @@ export interface Statements {
   setMeta: Prepared;
   /** One per table of rows, for all the rows of one owner. */
   dropRows: Prepared[];
-  /** One per table of rows, for all the rows of a sandbox's checkpoints. */
-  dropCheckpointRows: Prepared[];
+  /** The ids of a sandbox's checkpoints: the owners of their rows. */
+  checkpointsOf: Prepared;
   putCheckpoint: Prepared;
   deleteCheckpoint: Prepared;
   deleteCheckpoints: Prepared;
@@ -101,7 +101,7 @@ export function prepare(db: Database): Statements {
     deleteSandbox: statement('DELETE FROM sandboxes WHERE id = ?'),
     setMeta: statement('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)'),
     dropRows: ROW_TABLES.map((table) => statement(`DELETE FROM ${table} WHERE sandbox_id = ?`)),
-    dropCheckpointRows: ROW_TABLES.map((table) => statement(`DELETE FROM ${table} WHERE sandbox_id IN (SELECT id FROM checkpoints WHERE sandbox_id = ?)`)),
+    checkpointsOf: statement('SELECT id FROM checkpoints WHERE sandbox_id = ?'),
     putCheckpoint: statement('INSERT INTO checkpoints (id, sandbox_id, info, header, signing_key) VALUES (?, ?, ?, ?, ?)'),
     deleteCheckpoint: statement('DELETE FROM checkpoints WHERE id = ?'),
     deleteCheckpoints: statement('DELETE FROM checkpoints WHERE sandbox_id = ?'),

@@ -72,6 +72,8 @@ export class SqliteStore implements Store {
   private readonly unreadable = new Set<string>();
   private readonly statements: Statements;
   private readonly slices: RowSlices;
+  /** Removals of rows still under way (removeAllRows), which close() lets finish. */
+  private readonly removals = new Set<Promise<void>>();
   private savedIdsPosition: number;
 
   private constructor(
@@ -154,18 +156,24 @@ export class SqliteStore implements Store {
     return this.sandboxes.values();
   }
 
-  put(sandbox: Sandbox): void {
+  /**
+   * A sandbox new to the file is written whole, in one transaction. One that replaces a sandbox (a
+   * reset) is written under a new owner of rows, which the same transaction makes its; the rows it
+   * replaces, perhaps a long history's, are removed afterwards in slices (the promise returned), so
+   * a reset of a big sandbox holds no other sandbox for their length.
+   */
+  put(sandbox: Sandbox): Promise<void> | undefined {
     const header = JSON.stringify(sandboxHeader(sandbox));
-    const rows = this.rowsOf(sandbox.id);
+    const old = this.saved.get(sandbox.id)?.rows;
+    const rows = old === undefined ? sandbox.id : randomUUID();
     this.write(`save sandbox ${sandbox.id}`, () => {
-      // A reset's sandbox has its own id's rows again, whatever a restore had made them. Its id's may
-      // hold rows too, left by a restore whose removal of them failed: they are not the new sandbox's.
-      for (const owner of new Set([rows, sandbox.id])) for (const drop of this.statements.dropRows) drop.run(owner);
-      this.statements.putSandbox.run(sandbox.id, header, keyText(sandbox), null);
-      for (const row of this.rowWrites(sandbox.id, sandbox)) row();
+      this.statements.putSandbox.run(sandbox.id, header, keyText(sandbox), rows === sandbox.id ? null : rows);
+      for (const row of this.rowWrites(rows, sandbox)) row();
     });
     this.unreadable.delete(sandbox.id);
-    this.adopt(sandbox, sandbox.id, header);
+    this.adopt(sandbox, rows, header);
+    // The sandbox id's rows too: a restore whose removal of them failed leaves them there.
+    return old === undefined ? undefined : this.removeAllRows([old, sandbox.id]);
   }
 
   /**
@@ -213,17 +221,20 @@ export class SqliteStore implements Store {
     changes.clear(eventsSeen(sandbox), emailsSeen(sandbox));
   }
 
-  delete(id: string): void {
-    const rows = this.rowsOf(id);
+  /**
+   * The sandbox and its checkpoints are gone from the file in one small transaction; their rows,
+   * which nothing names from then on, are removed afterwards in slices (the promise returned).
+   */
+  delete(id: string): Promise<void> {
+    const owners = [this.rowsOf(id), id, ...(this.statements.checkpointsOf.all(id) as { id: string }[]).map((checkpoint) => checkpoint.id)];
     this.write(`delete sandbox ${id}`, () => {
-      for (const drop of this.statements.dropRows) drop.run(rows);
-      for (const drop of this.statements.dropCheckpointRows) drop.run(id);
       this.statements.deleteCheckpoints.run(id);
       this.statements.deleteSandbox.run(id);
     });
     this.sandboxes.delete(id);
     this.saved.delete(id);
     this.unreadable.delete(id);
+    return this.removeAllRows(owners);
   }
 
   /**
@@ -256,12 +267,12 @@ export class SqliteStore implements Store {
     this.write(what, () => this.statements.putSandbox.run(restored.id, header, keyText(restored), rows));
     this.unreadable.delete(restored.id);
     this.adopt(restored, rows, header);
-    await this.removeRows(old);
+    await this.removeAllRows([old]);
   }
 
   async deleteCheckpoint(sandboxId: string, checkpointId: string): Promise<void> {
     this.write(`delete checkpoint ${checkpointId} of sandbox ${sandboxId}`, () => this.statements.deleteCheckpoint.run(checkpointId));
-    await this.removeRows(checkpointId);
+    await this.removeAllRows([checkpointId]);
   }
 
   /**
@@ -275,6 +286,15 @@ export class SqliteStore implements Store {
     } catch (error) {
       if (!(error instanceof StorageUnavailable)) throw error;
     }
+  }
+
+  /** Removes the rows of owners that nothing names any more (removeRows); close() waits for it. */
+  private removeAllRows(owners: string[]): Promise<void> {
+    const removal = (async () => {
+      for (const owner of new Set(owners)) await this.removeRows(owner);
+    })();
+    this.removals.add(removal);
+    return removal.finally(() => this.removals.delete(removal));
   }
 
   /** Runs `chunk` in a transaction of its own each time, in slices (slices.ts), until it says nothing is left. */
@@ -292,6 +312,7 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    await Promise.all(this.removals);
     if (this.db.open) this.db.close();
   }
 

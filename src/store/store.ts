@@ -210,9 +210,10 @@ export interface Store {
   get(id: string): Sandbox | undefined;
   /**
    * Adds a sandbox, or replaces the one with the same id (a reset). A durable store has saved it
-   * when this returns, or throws a 503 `storage_unavailable` and keeps what it had.
+   * when this returns, or throws a 503 `storage_unavailable` and keeps what it had; the rows of the
+   * sandbox it replaced are removed in slices after, and the promise returned settles once they are.
    */
-  put(sandbox: Sandbox): void;
+  put(sandbox: Sandbox): void | Promise<void>;
   /**
    * Adds a new sandbox (POST /sim/v1/sandboxes): as `put`, but a durable store writes it in slices
    * that let other sandboxes' requests run, and has saved it when this settles.
@@ -227,9 +228,10 @@ export interface Store {
   commit(sandbox: Sandbox): void;
   /**
    * Removes a sandbox and everything in it (DELETE /sim/v1/sandbox). A durable store has removed
-   * its rows when this returns, or throws a 503 `storage_unavailable` and keeps it.
+   * it from the file when this returns, or throws a 503 `storage_unavailable` and keeps it; its
+   * rows go in slices after, and the promise returned settles once they are gone.
    */
-  delete(id: string): void;
+  delete(id: string): void | Promise<void>;
   /**
    * Saves a checkpoint just taken of the sandbox (and the sandbox as it is). A durable store has
    * written it when this settles, or rejects with a 503 `storage_unavailable` and the caller keeps

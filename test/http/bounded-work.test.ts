@@ -115,7 +115,10 @@ describe('a snapshot of gigabytes is answered in pieces and does not hold other 
     let received = false;
     const reader = spawn(process.execPath, ['-e', READER, `${origin}/sim/v1/snapshot`, (await auth(busy.id)).authorization]);
     let out = '';
+    let err = '';
     reader.stdout.on('data', (chunk: Buffer) => (out += chunk));
+    // What it says if the body is cut short (a reset connection is an 'error' it does not handle).
+    reader.stderr.on('data', (chunk: Buffer) => (err += chunk));
     const exporting = new Promise<{ status: number; type: string; bytes: number; head: string; end: string }>((resolve, reject) => {
       reader.on('error', reject);
       // 'close': its output is all read.
@@ -124,7 +127,7 @@ describe('a snapshot of gigabytes is answered in pieces and does not hold other 
         try {
           resolve(JSON.parse(out));
         } catch {
-          reject(new Error(`the reader printed ${JSON.stringify(out)}`));
+          reject(new Error(`the reader printed ${JSON.stringify(out)} and said ${JSON.stringify(err.slice(-2000))}`));
         }
       });
     });

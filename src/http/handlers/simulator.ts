@@ -112,20 +112,21 @@ export const simulatorHandlers: Record<string, SandboxHandler> = {
   ...simRecordHandlers,
   ...webhookChaosHandlers,
 
-  resetSandbox: ({ sandbox, services }) => {
+  resetSandbox: async ({ sandbox, services }) => {
     // The signing key survives: receivers keep verifying with the key they fetched.
     // So do its checkpoints: a reset is one more state to go back from.
     const fresh = { ...resetSandbox(sandbox, services.clock, services.ids), signingKey: sandbox.signingKey, checkpoints: sandbox.checkpoints };
-    services.store.put(fresh);
+    await services.store.put(fresh);
     return ok({ id: fresh.id, brand_id: fresh.brands[0]!.id, clock: clockView(fresh.clock, services.clock) });
   },
 
   getSandbox: ({ sandbox, services }) => ok({ id: sandbox.id, brand_id: sandbox.brands[0]!.id, clock: clockView(sandbox.clock, services.clock) }),
 
-  deleteSandbox: ({ sandbox, services }) => {
+  deleteSandbox: async ({ sandbox, services }) => {
     // Inside the sandbox's turn: requests queued behind it find no sandbox, and their token gets 401.
-    services.store.delete(sandbox.id);
+    const removed = services.store.delete(sandbox.id);
     services.background.forget(sandbox.id);
+    await removed;
     return noContent();
   },
 };
