@@ -7,12 +7,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createIds } from '../../src/engine/ids.ts';
 import { createSandbox } from '../../src/engine/sandboxes.ts';
 import { advance } from '../../src/engine/time.ts';
-import { takeCheckpoint } from '../../src/store/checkpoints.ts';
+import { restoredSandbox, takeCheckpoint } from '../../src/store/checkpoints.ts';
 import { SqliteStore } from '../../src/store/sqlite.ts';
+import { RowSlices } from '../../src/store/sqlite-slices.ts';
 import { fromSnapshot, toSnapshot, type Sandbox, type SandboxSnapshot } from '../../src/store/store.ts';
 import { busySandbox } from '../builders/busy-sandbox.ts';
 
@@ -128,5 +129,34 @@ describe('a reset or a delete of a big sandbox in the data file', () => {
     await store.close();
     await removing;
     expect(rowsOf(file)).toEqual({ owners: {}, named: [] });
+  }, 60_000);
+
+  it('a restore whose removal of the old rows fails keeps the restore (the failure is reported); a reset after it removes those rows too, leaving none that nothing names', async () => {
+    const reported: string[] = [];
+    const file = newFile();
+    const store = await SqliteStore.open(file, { report: (line) => reported.push(line) });
+    const big = copyOfHistory();
+    store.put(big);
+    const checkpoint = takeCheckpoint(big, null, wall, createIds(9));
+    big.checkpoints.push(checkpoint);
+    await store.saveCheckpoint(big, checkpoint);
+    const failing = vi.spyOn(RowSlices.prototype, 'removeChunk').mockImplementation(() => {
+      throw new Error('disk I/O error');
+    });
+    try {
+      await store.restore(restoredSandbox(big, checkpoint, wall), checkpoint.id);
+    } finally {
+      failing.mockRestore();
+    }
+    expect(reported).toEqual([expect.stringMatching(/could not remove the rows of .* disk I\/O error/)]);
+    expect(store.get(big.id)!.purchases.size).toBe(big.purchases.size);
+
+    const fresh = { ...createSandbox({ nowMs: wall.now(), frozen: true, fixtures: true, seed: 10 }, wall, createIds(10)), id: big.id };
+    await store.put(fresh);
+    await store.close();
+    const after = rowsOf(file);
+    // The sandbox's rows and its checkpoint's: the rows the restore left under the sandbox's id are gone.
+    expect(Object.keys(after.owners).sort()).toEqual([...after.named].sort());
+    expect(after.named).toHaveLength(2);
   }, 60_000);
 });
