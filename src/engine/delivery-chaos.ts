@@ -4,9 +4,9 @@
 // resend are not drawn for again. What a draw can do:
 // - duplicate: a second delivery with the same event id, body and target (so the same signature),
 //   `duplicateOf` the first, queued right behind it;
-// - reordered: `held` until a later delivery of the same object is queued, which then goes first
-//   (with every delivery reordered, an object's deliveries arrive newest first); a held one that
-//   no later one passes goes REORDER_HOLD_MS late;
+// - reordered: `held` until a later delivery of the same object is queued, which then goes first,
+//   and it right behind (with every delivery reordered, an object's deliveries arrive newest first);
+//   a held one that no later one passes goes REORDER_HOLD_MS late;
 // - delayed: every delivery's first attempt is due `delay` later on the sandbox clock.
 // Each is marked in the delivery's `chaos`, which the delivery log shows.
 

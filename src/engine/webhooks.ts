@@ -124,14 +124,21 @@ function place(sandbox: Sandbox, fields: DeliveryFields & Pick<Delivery, 'chaos'
   if (dueAt > now) delivery.notBefore = dueAt;
   const waiting = isCallback(fields) ? [] : (sandbox.deliveryQueues.get(fields.objectId) ?? []);
   const index = queuePlace(waiting, sandbox.deliveries, fields.duplicateOf);
-  // A held delivery passed by this one has been held back behind a later one: it goes in its turn now.
+  // A held delivery passed by this one has been held back behind a later one: it goes in its turn
+  // now, right behind it (or when a delay of its own is over), no longer waiting out its hold.
   const passed = sandbox.deliveries.get(waiting[index] ?? '');
-  if (passed?.held) sandbox.deliveries.set(passed.id, { ...passed, held: false, nextAttemptAt: null });
+  if (passed?.held) sandbox.deliveries.set(passed.id, unheld(passed, now));
   if (index === 0) delivery.nextAttemptAt = dueAt;
   sandbox.deliveries.set(delivery.id, delivery);
   if (!isCallback(fields)) sandbox.deliveryQueues.set(fields.objectId, [...waiting.slice(0, index), delivery.id, ...waiting.slice(index)]);
   if (index === 0) schedule(sandbox, { at: dueAt, kind: 'webhook', id: delivery.id });
   return delivery;
+}
+
+/** A held delivery once passed: its hold (REORDER_HOLD_MS) taken off its due time, so that only a delay of its own is left. */
+function unheld({ notBefore, ...passed }: Delivery, now: number): Delivery {
+  const due = (notBefore ?? now) - REORDER_HOLD_MS;
+  return { ...passed, held: false, nextAttemptAt: null, ...(due > now && { notBefore: due }) };
 }
 
 /**

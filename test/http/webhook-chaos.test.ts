@@ -6,6 +6,7 @@
 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CHAOS_STREAMS, chaosDraw } from '../../src/domain/webhook-chaos.ts';
 import { startSimulator } from '../../src/index.ts';
 import { useHarness } from '../support/harness.ts';
 import { log, logWhen, type Delivery } from '../builders/deliveries.ts';
@@ -167,6 +168,40 @@ describe('delivery chaos: what deliveries do', () => {
     expect(deliveries.map((d) => [d.event_type, d.chaos])).toEqual([
       ['purchase.paid', ['reordered']],
       ['purchase.created', ['reordered']],
+    ]);
+  });
+
+  it('reorder: a delivery held back goes right behind the later one that passed it, with no advance of the clock; one delayed too keeps its delay', async () => {
+    // A seed whose first draw holds back (purchase.created) and whose second does not (purchase.paid).
+    const seed = [...Array(100).keys()].find((n) => chaosDraw(n, 0, CHAOS_STREAMS.reorder) < 0.5 && chaosDraw(n, 1, CHAOS_STREAMS.reorder) >= 0.5)!;
+    const box = await sandboxAt(h, NOW);
+    await register(box, '/passed', ['purchase.created', 'purchase.paid']);
+    await putChaos(box, { reorder: 0.5, seed });
+    const [purchase] = await createPurchases(box, 1);
+    await nothingMoreAt('/passed', 0);
+    await payPurchase(box, purchase!, { method: 'visa' });
+    const received = await receiver.waitFor('/passed', 2);
+    expect(received.map((r) => r.body.event_type)).toEqual(['purchase.paid', 'purchase.created']);
+    const deliveries = await logWhen(box, (all) => all.length === 2 && all.every((d) => d.status === 'delivered'));
+    expect(deliveries.map((d) => [d.event_type, d.chaos, d.attempts.map((a) => a.at)])).toEqual([
+      ['purchase.paid', [], ['2026-01-30T12:00:00.000Z']],
+      ['purchase.created', ['reordered'], ['2026-01-30T12:00:00.000Z']],
+    ]);
+
+    // With a delay, the one passed goes when its delay is over, not a minute after.
+    const late = await sandboxAt(h, NOW);
+    await register(late, '/passed-late', ['purchase.created', 'purchase.paid']);
+    await putChaos(late, { reorder: 0.5, seed, delay: 'PT10M' });
+    const [other] = await createPurchases(late, 1);
+    await payPurchase(late, other!, { method: 'visa' });
+    await nothingMoreAt('/passed-late', 0);
+    // The paid one goes as the clock passes its delay; the created one right behind it, once it is answered.
+    expect((await advance(late, { by: 'PT10M' })).processed.webhook_deliveries).toBe(1);
+    expect((await receiver.waitFor('/passed-late', 2)).map((r) => r.body.event_type)).toEqual(['purchase.paid', 'purchase.created']);
+    const delayed = await logWhen(late, (all) => all.length === 2 && all.every((d) => d.status === 'delivered'));
+    expect(delayed.map((d) => [d.event_type, d.chaos, d.attempts.map((a) => a.at)])).toEqual([
+      ['purchase.paid', ['delayed'], ['2026-01-30T12:10:00.000Z']],
+      ['purchase.created', ['reordered', 'delayed'], ['2026-01-30T12:10:00.000Z']],
     ]);
   });
 
