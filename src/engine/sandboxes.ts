@@ -52,7 +52,9 @@ export function createDefaultSandbox(seed: number, wall: Clock, ids: Ids): Sandb
 /**
  * POST /sim/v1/reset: the same sandbox (id, company, brand, clock), emptied and seeded again.
  * A sandbox with seeded ids draws the same sequence again, so its fixtures come back unchanged.
- * Its delivery chaos settings stay.
+ * What is not its objects stays: its signing key (receivers keep verifying with the key they
+ * fetched), its checkpoints (a reset is one more state to go back from) and its delivery chaos
+ * settings, their sequence started again as the sandbox's ids are drawn again.
  */
 export function resetSandbox(sandbox: Sandbox, wall: Clock, ids: Ids): Sandbox {
   const fresh = createSandbox(
@@ -60,9 +62,12 @@ export function resetSandbox(sandbox: Sandbox, wall: Clock, ids: Ids): Sandbox {
     wall,
     ids,
   );
-  // Delivery chaos stays, its sequence started again, as the sandbox's ids are drawn again.
-  fresh.webhookChaos = sandbox.webhookChaos && { ...sandbox.webhookChaos, drawn: 0 };
-  return sandbox.origin.seededIds ? fresh : { ...fresh, id: sandbox.id, companyId: sandbox.companyId, brands: sandbox.brands };
+  const kept = {
+    signingKey: sandbox.signingKey,
+    checkpoints: sandbox.checkpoints,
+    webhookChaos: sandbox.webhookChaos && { ...sandbox.webhookChaos, drawn: 0 },
+  };
+  return { ...fresh, ...kept, ...(!sandbox.origin.seededIds && { id: sandbox.id, companyId: sandbox.companyId, brands: sandbox.brands }) };
 }
 
 /**

@@ -181,7 +181,8 @@ function withCheckoutSandbox(document: SnapshotDocument, id: string): Promise<Sn
  */
 async function rewritten(document: SnapshotDocument, rewrite: (text: string) => string): Promise<SnapshotDocument> {
   const copy = (value: unknown) => JSON.parse(rewrite(JSON.stringify(value))) as unknown;
-  const sandbox: Record<string, unknown> = {};
+  // Keyed by the document's own field names: no prototype, so none of them can be one's.
+  const sandbox: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   const parts = Object.entries(document.sandbox).filter(([, value]) => value !== undefined);
   let part = 0;
   let item = 0;

@@ -35,10 +35,11 @@ export interface StoredSandbox {
  * copy), a checkpoint's under the checkpoint's id. Rows of any other id are `orphans`: a copy that a
  * crash cut short (sqlite-slices.ts), never read.
  */
-export function readSandboxes(db: Database, file: string, only?: string): { sandboxes: StoredSandbox[]; orphans: Set<string> } {
-  // The rows of one sandbox and of its checkpoints.
-  const where = only === undefined ? '' : ' WHERE sandbox_id IN (SELECT coalesce(rows, id) FROM sandboxes WHERE id = ? UNION ALL SELECT id FROM checkpoints WHERE sandbox_id = ?)';
-  const args = only === undefined ? [] : [only, only];
+export function readSandboxes(db: Database, file: string, only?: string, { checkpoints = true } = {}): { sandboxes: StoredSandbox[]; orphans: Set<string> } {
+  // The rows of one sandbox (and of its checkpoints, unless they are not wanted).
+  const ofCheckpoints = checkpoints ? ' UNION ALL SELECT id FROM checkpoints WHERE sandbox_id = ?' : '';
+  const where = only === undefined ? '' : ` WHERE sandbox_id IN (SELECT coalesce(rows, id) FROM sandboxes WHERE id = ?${ofCheckpoints})`;
+  const args = only === undefined ? [] : checkpoints ? [only, only] : [only];
   const rows = <T>(statement: Statement, ...bound: string[]): T[] => statement.all(...bound) as T[];
   const owners = new Map<string, SandboxSnapshot>();
   const owner = (header: string, signingKey: string | null) => {
@@ -55,10 +56,13 @@ export function readSandboxes(db: Database, file: string, only?: string): { sand
     owners.set(row.rows, snapshot);
     stored.set(row.id, { snapshot, checkpoints: [], rows: row.rows });
   }
-  for (const row of rows<{ id: string; sandbox_id: string; info: string; header: string; signing_key: string | null }>(
-    db.prepare(`SELECT id, sandbox_id, info, header, signing_key FROM checkpoints${only === undefined ? '' : ' WHERE sandbox_id = ?'} ORDER BY rowid`),
-    ...(only === undefined ? [] : [only]),
-  )) {
+  const checkpointRows = checkpoints
+    ? rows<{ id: string; sandbox_id: string; info: string; header: string; signing_key: string | null }>(
+        db.prepare(`SELECT id, sandbox_id, info, header, signing_key FROM checkpoints${only === undefined ? '' : ' WHERE sandbox_id = ?'} ORDER BY rowid`),
+        ...(only === undefined ? [] : [only]),
+      )
+    : [];
+  for (const row of checkpointRows) {
     const sandbox = stored.get(row.sandbox_id);
     if (!sandbox) throw new DataFileError(file, `checkpoint ${row.id} belongs to sandbox ${row.sandbox_id}, which the file does not have`);
     const state = owner(row.header, row.signing_key);

@@ -210,7 +210,7 @@ export class SqliteStore implements Store {
       });
     } catch (error) {
       try {
-        this.readBack(sandbox.id);
+        this.readBack(sandbox.id, sandbox.checkpoints);
       } catch {
         this.sandboxes.delete(sandbox.id);
         this.unreadable.add(sandbox.id);
@@ -402,11 +402,15 @@ export class SqliteStore implements Store {
     if (problem) throw new DataFileError(this.file, `${what}: ${problem}`);
   }
 
-  /** After a failed write: the sandbox as the file holds it, so the failed turn leaves no trace. */
-  private readBack(id: string): void {
+  /**
+   * After a failed write: the sandbox as the file holds it, so the failed turn leaves no trace. Its
+   * checkpoints, when the caller has them (a turn never changes one), are kept rather than read again:
+   * twenty of a big sandbox are twenty times its rows.
+   */
+  private readBack(id: string, checkpoints?: Checkpoint[]): void {
     let stored: StoredSandbox | undefined;
     try {
-      [stored] = readSandboxes(this.db, this.file, id).sandboxes;
+      [stored] = readSandboxes(this.db, this.file, id, { checkpoints: checkpoints === undefined }).sandboxes;
     } catch (error) {
       const reason = (error as Error).message;
       this.options.report?.(`billing-sim: could not read sandbox ${id} back from ${this.file}: ${reason}`);
@@ -415,7 +419,7 @@ export class SqliteStore implements Store {
     if (stored) {
       upgradeDataFileSandbox(stored.snapshot);
       for (const checkpoint of stored.checkpoints) upgradeDataFileSandbox(checkpoint.state);
-      this.adopt(loaded(stored), stored.rows);
+      this.adopt(loaded(checkpoints === undefined ? stored : { ...stored, checkpoints }), stored.rows);
     } else this.sandboxes.delete(id);
   }
 }

@@ -11,6 +11,7 @@ import { CLIENT_DEFAULTS } from '../../src/domain/clients.ts';
 import type { Client } from '../../src/domain/types.ts';
 import { createIds } from '../../src/engine/ids.ts';
 import { createSandbox } from '../../src/engine/sandboxes.ts';
+import { takeCheckpoint } from '../../src/store/checkpoints.ts';
 import { SqliteStore } from '../../src/store/sqlite.ts';
 import { rememberingStringify } from '../../src/store/sqlite-rows.ts';
 import type { Sandbox } from '../../src/store/store.ts';
@@ -184,6 +185,24 @@ describe('SqliteStore', () => {
     expect(stringify(objects[0])).toBe('{"i":0}');
     expect(stringify(objects[4096])).toBe('{"i":-1}');
     expect(stringify('text')).toBe('"text"');
+  });
+
+  it('a write that fails reads the sandbox back but keeps its checkpoints as they were: their rows are not read again', async () => {
+    const store = await SqliteStore.open(newFile());
+    const sandbox = sandboxWithClients(2);
+    store.put(sandbox);
+    const checkpoint = takeCheckpoint(sandbox, 'two clients', wall, createIds(4));
+    await store.saveCheckpoint(sandbox, checkpoint);
+    sandbox.checkpoints.push(checkpoint);
+    sandbox.clients.set('unwritable', { ...client('unwritable', 'x@example.com'), created_on: 1n } as unknown as Client);
+    expect(() => store.commit(sandbox)).toThrow(ApiError);
+    const current = store.get(sandbox.id)!;
+    expect(current).not.toBe(sandbox);
+    expect(emails(current)).toEqual(['c0@example.com', 'c1@example.com']);
+    // The very objects held before: a read of the file would have made new ones.
+    expect(current.checkpoints).toHaveLength(1);
+    expect(current.checkpoints[0]).toBe(checkpoint);
+    await store.close();
   });
 
   it('when the file cannot give the sandbox back either, asking for it answers 503 until it can; the unsaved change is never served', async () => {

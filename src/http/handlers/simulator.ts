@@ -113,9 +113,7 @@ export const simulatorHandlers: Record<string, SandboxHandler> = {
   ...webhookChaosHandlers,
 
   resetSandbox: async ({ sandbox, services }) => {
-    // The signing key survives: receivers keep verifying with the key they fetched.
-    // So do its checkpoints: a reset is one more state to go back from.
-    const fresh = { ...resetSandbox(sandbox, services.clock, services.ids), signingKey: sandbox.signingKey, checkpoints: sandbox.checkpoints };
+    const fresh = resetSandbox(sandbox, services.clock, services.ids);
     await services.store.put(fresh);
     return ok({ id: fresh.id, brand_id: fresh.brands[0]!.id, clock: clockView(fresh.clock, services.clock) });
   },
