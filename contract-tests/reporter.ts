@@ -5,12 +5,14 @@
 //     last exchange: GET http://127.0.0.1:4010/api/v1/clients/61ca…/ → 200
 // that is at most three lines for a failed check, the same for an informative check that warned
 // (⚠, never ✓); then each group's tally, each skip reason once with its count, and a last line
-// `N passed, N failed, N skipped, N warnings`. With CONTRACT_VERBOSE=1 (`--verbose`) each failure
-// and warning also shows its exchanges, and what the checks logged is printed.
+// `N passed, N failed, N skipped, N warnings` (`, N notes` when the target answered fields openapi.yaml
+// does not name: one line per operation lists them first, under "Notes"; they never fail the run).
+// With CONTRACT_VERBOSE=1 (`--verbose`) each failure and warning also shows its exchanges, every note
+// its field is listed, and what the checks logged is printed.
 
 import type { SerializedError, UserConsoleLog } from 'vitest';
 import type { Reporter, TestModule, TestRunEndReason, TestSpecification } from 'vitest/node';
-import { collectResults, tallies, type CheckResult, type RunError, type RunResults, type Tally } from './lib/results.ts';
+import { collectResults, runNotes, tallies, type CheckResult, type RunError, type RunNote, type RunResults, type Tally } from './lib/results.ts';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -34,6 +36,20 @@ function describeError(error: RunError, verbose: boolean): string[] {
   return lines;
 }
 
+/** The fields of one operation a line of notes names before `… and N more`, unless verbose. */
+const NOTED_FIELDS_SHOWN = 12;
+
+/** One line per operation: the fields its answers had that the document does not name. */
+export function describeNotes(notes: readonly RunNote[], verbose: boolean): string[] {
+  const byOperation = new Map<string, string[]>();
+  for (const note of notes) byOperation.set(note.operation, [...(byOperation.get(note.operation) ?? []), note.field]);
+  return [...byOperation].map(([operation, fields]) => {
+    const shown = verbose ? fields : fields.slice(0, NOTED_FIELDS_SHOWN);
+    const more = fields.length - shown.length;
+    return `ℹ ${operation}: ${shown.join(', ')}${more ? `, … and ${more} more (--verbose lists them)` : ''}`;
+  });
+}
+
 const tallyLine = (name: string, t: Tally) =>
   `  ${name.padEnd(34)} ${String(t.passed).padStart(4)} passed ${String(t.failed).padStart(4)} failed ${String(t.skipped).padStart(4)} skipped ${String(t.warned).padStart(4)} ${t.warned === 1 ? 'warning' : 'warnings'}`;
 
@@ -41,8 +57,13 @@ const tallyLine = (name: string, t: Tally) =>
 export function summaryLines(results: RunResults, verbose: boolean, reason?: TestRunEndReason): string[] {
   const { groups, total } = tallies(results.checks);
   const out: string[] = [];
-  // Warnings, failures and errors first; the tallies and the skip reasons last, where a CI log's
-  // tail shows them.
+  const notes = runNotes(results.checks);
+  // Notes, warnings, failures and errors first; the tallies and the skip reasons last, where a CI
+  // log's tail shows them.
+  if (notes.length) {
+    out.push('', 'Notes (fields the target answered that openapi.yaml does not name; they never fail a check):');
+    out.push(...describeNotes(notes, verbose));
+  }
   const warned = results.checks.filter((check) => check.outcome === 'warned');
   if (warned.length) {
     out.push('', "Warnings (informative checks: billing-sim's decisions where the API spec is silent; they do not fail the run):");
@@ -62,7 +83,11 @@ export function summaryLines(results: RunResults, verbose: boolean, reason?: Tes
   for (const check of results.checks) if (check.outcome === 'skipped') skips.set(check.skipReason!, (skips.get(check.skipReason!) ?? 0) + 1);
   if (skips.size) out.push('', 'Skipped (the target cannot do this; not a failure):', ...[...skips].map(([why, n]) => `  ${n} × ${why}`));
   if (reason === 'interrupted') out.push('', 'The run was interrupted: the checks not finished are counted as skipped.');
-  const extra = [plural(total.warned, 'warning'), ...(results.errors.length ? [plural(results.errors.length, 'error')] : [])];
+  const extra = [
+    plural(total.warned, 'warning'),
+    ...(results.errors.length ? [plural(results.errors.length, 'error')] : []),
+    ...(notes.length ? [plural(notes.length, 'note')] : []),
+  ];
   out.push('', `${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped, ${extra.join(', ')}`);
   return out;
 }

@@ -35,6 +35,11 @@ export interface SimulatorOptions {
   allowedHosts?: string[];
   /** Events kept per sandbox (--max-events); default MAX_EVENTS_PER_SANDBOX. */
   maxEvents?: number;
+  /**
+   * Every sandbox refuses an /api/v1 body field the operation does not define or a read-only one
+   * (400 `unknown_field` / `read_only`) instead of ignoring it as the platform does (--strict).
+   */
+  strict?: boolean;
 }
 
 export interface RunningSimulator {
@@ -91,6 +96,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     // The name the simulator was told to listen on is one its clients use.
     allowedHosts: [host, ...allowedHosts],
     maxEvents: options.maxEvents,
+    strict: options.strict,
   });
   const server = createServer(app.express);
   // Running clocks bill as wall time passes, requests or not.

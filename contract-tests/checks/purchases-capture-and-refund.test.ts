@@ -44,8 +44,10 @@ describe('purchases', () => {
     },
     async ({ api }) => {
       const { purchase } = await newPurchase(api);
+      // Nothing tried yet: the platform's published purchase.created answers "" for the method, older answers null.
+      expect([null, '']).toContain(purchase.transaction_data.payment_method);
       expect(purchase).toMatchObject({
-        transaction_data: { payment_method: null, attempts: [] },
+        transaction_data: { attempts: [] },
         refundable_amount: 0,
         refund_availability: 'none',
         marked_as_paid: false,

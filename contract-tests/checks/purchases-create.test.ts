@@ -4,6 +4,8 @@
 
 import { describe, expect } from 'vitest';
 import { check } from '../lib/check.ts';
+import { IGNORED_OR_REFUSED } from '../lib/citations.ts';
+import { expectNotTaken, expectRefusedOrIgnored } from '../lib/ignored-fields.ts';
 import {
   expectAbsoluteUrl,
   expectError,
@@ -156,20 +158,56 @@ describe('purchases', () => {
     },
   );
 
+  // The fields a create sends that are always the server's, or that the operation does not define:
+  // production code sends them (the Java SDK `status: "created"`, the example apps `order_id`). Each
+  // alone, so that a target refusing one and ignoring another passes both ways.
+  const SERVER_FIELDS: Record<string, unknown> = {
+    id: '5f0c2a9e-6b1d-4f7a-9c3e-2d8b7a6e1f40',
+    status: 'paid',
+    created_on: 1,
+    company_id: '0b8e7f5c-3a2d-4e1f-8c6b-9d7a5e3f1c20',
+    order_id: 'ORDER-CT-1',
+  };
+
+  check(
+    {
+      id: 'PUR-CREATE-SERVER-FIELDS',
+      title: 'POST /purchases/ with id, status "paid", created_on, company_id or order_id: refused, or ignored — never taken (the purchase is created, its id and times the server\'s)',
+      cites: `${PURCHASE_FIELDS}; ${IGNORED_OR_REFUSED}`,
+    },
+    async ({ api }) => {
+      const { account, client } = await mainClient(api);
+      for (const [field, sent] of Object.entries(SERVER_FIELDS)) {
+        const reply = await account.api.post('/purchases/', purchaseBody(account.brandId, client.id, { [field]: sent }));
+        if (expectRefusedOrIgnored(reply, { [field]: sent }) === 'refused') continue;
+        expectNotTaken(reply.body, { [field]: sent }, `the purchase created with ${field} ${JSON.stringify(sent)}`);
+        const stored = await getPurchase(account, reply.body.id);
+        expectNotTaken(stored, { [field]: sent }, `the purchase read back, created with ${field} ${JSON.stringify(sent)}`);
+        if (field === 'status') expect(stored.status, 'a purchase created with status "paid"').toBe('created');
+        if (field === 'id') expect((await account.api.get(`/purchases/${sent}/`)).status, 'GET of the id sent').toBe(404);
+      }
+    },
+  );
+
   check(
     {
       id: 'PUR-TOTAL-READ-ONLY',
-      title: 'a total sent that differs from the computed one → 400 purchase.total read_only; nothing is created',
+      title: 'a total sent that differs from the computed one → 400 purchase.total read_only with nothing created, or ignored (the total is computed)',
       cites:
         'openapi.yaml#/components/schemas/PurchaseDetailsFields/properties/total: "Read-only: a sent value must equal the stored total"; ' +
-        'docs/behaviour.md#read-only-fields: "purchase.total is computed: send it back unchanged, or leave it out"',
+        `docs/behaviour.md#read-only-fields: "purchase.total is computed: send it back unchanged, or leave it out"; ${IGNORED_OR_REFUSED}`,
       level: 'informative',
     },
     async ({ api }) => {
       const { account, client } = await mainClient(api);
       const wrong = await account.api.post('/purchases/', purchaseBody(account.brandId, client.id, { purchase: { currency: 'EUR', total: 1, products: [{ name: 'A', price: 1200 }] } }));
-      expectError(wrong, 'purchase.total', 'read_only', { alone: true });
-      await expectPurchasesOf(account, client.id, []);
+      if (expectRefusedOrIgnored(wrong, { 'purchase.total': 1 }, ['read_only']) === 'refused') {
+        expectError(wrong, 'purchase.total', 'read_only', { alone: true });
+        await expectPurchasesOf(account, client.id, []);
+      } else {
+        expect(wrong.body.purchase.total, 'the total of a purchase sent with total 1').toBe(1200);
+        expectNotTaken(await getPurchase(account, wrong.body.id), { 'purchase.total': 1 }, 'the purchase read back');
+      }
       const same = await createPurchase(account, client.id, { purchase: { currency: 'EUR', total: 1200, products: [{ name: 'A', price: 1200 }] } });
       expect(same.purchase.total).toBe(1200);
     },

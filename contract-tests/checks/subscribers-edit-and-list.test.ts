@@ -5,7 +5,8 @@
 
 import { describe, expect } from 'vitest';
 import { check } from '../lib/check.ts';
-import { SUBSCRIBER_FIELDS as TABLE } from '../lib/citations.ts';
+import { IGNORED_OR_REFUSED, SUBSCRIBER_FIELDS as TABLE } from '../lib/citations.ts';
+import { expectNotTaken, expectRefusedOrIgnored } from '../lib/ignored-fields.ts';
 import type { ApiClient } from '../lib/client.ts';
 import {
   ACTIVE_AT_ONCE,
@@ -117,14 +118,20 @@ describe('subscribers', () => {
   check(
     {
       id: 'SUB-PATCH-CLIENT-READ-ONLY-CODE',
-      title: 'a PATCH with another client_id → 400 client_id read_only; the same client_id is accepted',
-      cites: 'docs/behaviour.md#read-only-fields: "A read-only field may be sent back with its stored value", "A different value → 400 read_only"',
+      title: 'a PATCH with another client_id → 400 client_id read_only, or the field ignored; the same client_id is accepted',
+      cites: `docs/behaviour.md#read-only-fields: "A read-only field may be sent back with its stored value", "A different value → 400 read_only"; ${IGNORED_OR_REFUSED}`,
       level: 'informative',
     },
     async ({ api }) => {
       const { account, client, template, subscriber } = await subscribed(api, ACTIVE_AT_ONCE);
       const other = await makeClient(account);
-      expectError(await patchSubscriber(account, template.id, subscriber.id, { client_id: other.id }), 'client_id', 'read_only', { alone: true });
+      const reply = await patchSubscriber(account, template.id, subscriber.id, { client_id: other.id });
+      if (expectRefusedOrIgnored(reply, { client_id: other.id }, ['read_only']) === 'ignored') {
+        expectNotTaken(reply.body, { client_id: other.id }, 'the subscriber answered');
+        expectNotTaken(await getSubscriber(account, template.id, subscriber.id), { client_id: other.id }, 'the subscriber read back');
+      } else {
+        expectError(reply, 'client_id', 'read_only', { alone: true });
+      }
       expectStatus(await patchSubscriber(account, template.id, subscriber.id, { client_id: client.id }), 200, 'PATCH the same client_id');
       expect((await getSubscriber(account, template.id, subscriber.id)).client_id).toBe(client.id);
     },
@@ -155,19 +162,30 @@ describe('subscribers', () => {
   check(
     {
       id: 'SUB-ADD-STATUS-SET-BY-SERVER',
-      title: 'status on add_subscriber is the server\'s: a value other than the resulting one → 400 status read_only; the resulting one is accepted',
+      title: 'status on add_subscriber is the server\'s: a value other than the resulting one → 400 status read_only, or ignored (the subscriber is pending); the resulting one is accepted',
       cites:
         `${TABLE}: "status | inactive, pending, active or subscription_paused | – | set by the server"; ` +
-        'openapi.yaml#/components/schemas/BillingTemplateClientFields/properties/status: "a value sent there that differs from the resulting status → 400 read_only"',
+        'openapi.yaml#/components/schemas/BillingTemplateClientFields/properties/status: "a value sent there that differs from the resulting status → 400 read_only"; ' +
+        IGNORED_OR_REFUSED,
       level: 'informative',
     },
     async ({ api }) => {
       const { account, client, template } = await setup(api);
       const before = await subscribersOf(account, template.id);
+      const added: string[] = [];
       for (const status of ['active', 'subscription_paused']) {
-        expectError(await addSubscriber(account, template.id, subscriberBody(client.id, later(), { status })), 'status', 'read_only', { alone: true });
+        const reply = await addSubscriber(account, template.id, subscriberBody(client.id, later(), { status }));
+        if (expectRefusedOrIgnored(reply, { status }, ['read_only']) === 'refused') {
+          expectError(reply, 'status', 'read_only', { alone: true });
+          continue;
+        }
+        // Ignored: the subscriber is what the same request without it makes, pending until its first purchase is paid.
+        const made = reply.body.billing_template_client;
+        expect(made.status, `add_subscriber with status "${status}"`).toBe('pending');
+        expect((await getSubscriber(account, template.id, made.id)).status, `the subscriber read back, sent status "${status}"`).toBe('pending');
+        added.push(made.id);
       }
-      expect(await subscribersOf(account, template.id)).toEqual(before);
+      expect((await subscribersOf(account, template.id)).filter((s: { id: string }) => !added.includes(s.id))).toEqual(before);
       expect((await subscribe(account, template.id, subscriberBody(client.id, later(), { status: 'pending' }))).subscriber.status).toBe('pending');
     },
   );

@@ -7,10 +7,11 @@
 //
 // A failure is kept in the test's meta as data (expected, got, the exchanges), for reporter.ts and
 // lib/junit.ts to print; the error a normative check throws is one short line, so that nothing else
-// vitest prints of it runs to a screenful.
+// vitest prints of it runs to a screenful. So are the check's notes (lib/client.ts: fields the
+// target answered that openapi.yaml does not name), whatever its outcome: they never fail it.
 
 import { inject, it } from 'vitest';
-import { ApiClient, describeExchange, exchanges, NotOnTarget } from './client.ts';
+import { ApiClient, describeExchange, exchanges, notes, NotOnTarget, type Note } from './client.ts';
 import type { Capabilities, TargetConfig } from './config.ts';
 import { describeFailure } from './failure.ts';
 import { selectedLevel } from './selection.ts';
@@ -57,6 +58,8 @@ declare module 'vitest' {
     failure?: CheckFailure;
     /** An informative check's failure, reported as a warning: its one-line summary. */
     warning?: string;
+    /** Fields the target's answers had that openapi.yaml does not name, each (operation, field) once. */
+    notes?: Note[];
   }
 }
 
@@ -127,6 +130,11 @@ export function check(spec: CheckSpec, body: (ctx: CheckContext) => Promise<void
       return;
     }
     exchanges.length = 0;
+    notes.length = 0;
+    // Kept whatever the check's outcome, before a skip or a failure ends it.
+    const keepNotes = () => {
+      if (notes.length) context.task.meta.notes = [...notes];
+    };
     try {
       const api = new ApiClient(config, config.token);
       const sandboxAt = async (now: string) => {
@@ -138,7 +146,9 @@ export function check(spec: CheckSpec, body: (ctx: CheckContext) => Promise<void
         throw new Skipped(reason);
       };
       await body({ target: config, api, api2: new ApiClient(config, config.token2), sandboxAt, skip });
+      keepNotes();
     } catch (error) {
+      keepNotes();
       // A simulator-only operation the target does not have (client.ts): nothing the target owes.
       if (error instanceof NotOnTarget || error instanceof Skipped) {
         context.skip(error.message);

@@ -24,3 +24,9 @@ export const SUBSCRIBER_STATES = rule('subscribers', "The new subscriber's statu
 export const SUBSCRIBER_FIELDS = rule('subscriber-fields');
 export const TEMPLATE_FIELDS = rule('template-fields');
 export const READ_ONLY_CODE = `${rule('read-only-fields', 'A different value → 400 read_only, and the stored value never changes')}; ${rule('error-codes', 'read_only')}`;
+/**
+ * A body field the operation does not define, or one that is always the server's (`id`, `status` on
+ * create): refused (400 unknown_field / read_only, a strict server) or ignored (the platform), never
+ * taken (lib/ignored-fields.ts).
+ */
+export const IGNORED_OR_REFUSED = `${rule('requests')}; ${rule('read-only-fields', 'the stored value never changes')}`;

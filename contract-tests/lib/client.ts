@@ -4,12 +4,14 @@
 // request creates in the accounts checked goes to the ledger (ledger.ts), to be deleted at the end.
 //
 // What only the simulator has (`x-simulator-only: true` in openapi.yaml) is never required: answers
-// are read in the platform's reading of the document (document.ts), and a simulator-only operation
+// are read in the platform's reading of the document (document.ts), where a field the document does
+// not name is a note (kept in `notes` for the running check, never a failure) — but for the simulator
+// the suite started itself, which must answer no such field (strict). A simulator-only operation
 // the target does not have (405, or 404 on a path without an id: GET /purchases/ of a real server)
 // skips the check that needed it (`NotOnTarget`, lib/check.ts), unless the request was `optional`,
 // whose caller gets the reply marked `absent` and does without.
 
-import { documentViolations, operationOf } from './document.ts';
+import { documentFindings, operationOf, type Reading } from './document.ts';
 import type { TargetConfig } from './config.ts';
 import { noteCreated } from './ledger.ts';
 import { simulatorOnlyOperations } from './operations.ts';
@@ -47,6 +49,22 @@ export interface RequestOptions {
 /** The exchanges of the check that is running (checks within a file run one after another). */
 export const exchanges: Exchange[] = [];
 
+/** A field an answer has that openapi.yaml does not name: a note of the check, never its failure. */
+export interface Note {
+  /** The operation answered (`getPurchase`). */
+  operation: string;
+  /** The field, dotted from the body's root with array positions as `*`: `transaction_data.attempts.*.flow`. */
+  field: string;
+  message: string;
+}
+
+/** The notes of the check that is running, each (operation, field) once; reset with `exchanges`. */
+export const notes: Note[] = [];
+
+function addNote(note: Note): void {
+  if (!notes.some((seen) => seen.operation === note.operation && seen.field === note.field)) notes.push(note);
+}
+
 export class DocumentViolation extends Error {
   override name = 'DocumentViolation';
 }
@@ -58,6 +76,8 @@ export class NotOnTarget extends Error {
 
 /** The platform's reading of the document (document.ts): the suite never requires what only the simulator has. */
 const PLATFORM = { platform: true } as const;
+/** The suite's own simulator answers no field the document does not name: the platform's reading, strict. */
+const OWN_SIMULATOR = { platform: true, strict: true } as const;
 
 export class ApiClient {
   constructor(
@@ -132,9 +152,11 @@ export class ApiClient {
         throw new NotOnTarget(`the target has no ${method} ${operation.path} (→ ${response.status}), which only the simulator has (x-simulator-only in openapi.yaml)`);
       }
     }
-    const problems = await documentViolations(method, documentPath, { status: response.status, headers: responseHeaders, body: parsed }, PLATFORM);
-    if (problems.length) {
-      throw new DocumentViolation(`the response does not match openapi.yaml (${method} ${documentPath} → ${response.status}):\n  ${problems.join('\n  ')}`);
+    const reading: Reading = this.target.selfHosted ? OWN_SIMULATOR : PLATFORM;
+    const found = await documentFindings(method, documentPath, { status: response.status, headers: responseHeaders, body: parsed }, reading);
+    for (const note of found.notes) addNote({ operation: found.operationId!, field: note.path.map((key) => (/^\d+$/.test(key) ? '*' : key)).join('.'), message: note.message });
+    if (found.violations.length) {
+      throw new DocumentViolation(`the response does not match openapi.yaml (${method} ${documentPath} → ${response.status}):\n  ${found.violations.join('\n  ')}`);
     }
     return reply;
   }

@@ -1,11 +1,25 @@
 // Checks a response against openapi.yaml with Prism's own router and output validator: the status
 // must be documented for the operation, and the content type, body schema and documented headers
-// must match. Used by the contract suite on every response, and by the simulator's own HTTP tests.
+// must match. Used by the contract suite on every response, by the validating proxy (src/proxy/),
+// and by the simulator's own HTTP tests.
 //
 // Two readings of the document. The full one (the default) is the simulator's: its own tests hold it
-// to every field. The platform's reading (`{ platform: true }`, what the contract suite checks any
-// target with) requires no property marked `x-simulator-only: true`: a real server that lacks
-// Purchase.service_type conforms, one that answers it with a wrong type does not.
+// to every field, and a field the document does not name is a violation (its schemas end in
+// `unevaluatedProperties: false`). The platform's reading (`{ platform: true }`, what the contract
+// suite and the proxy check a real target with) requires no property marked `x-simulator-only: true`
+// — a real server that lacks Purchase.service_type conforms, one that answers it with a wrong type
+// does not — and takes a field the document does not name (the platform's `company_id`, `user_id`, …)
+// as a note: listed and counted, never a failure. `strict: true` makes it a violation again (the
+// suite against the simulator it started itself). Every field the document names keeps its type,
+// format and bounds in both readings.
+//
+// How a field the document does not name shows in Prism's output: a diagnostic of code (ajv keyword)
+// `unevaluatedProperties` ("must NOT have unevaluated properties: 'company_id'") or, under a schema
+// with `additionalProperties: false`, `additionalProperties` ("must NOT have additional properties;
+// found 'flow'"), at the object that holds it. Such a field in an `anyOf` branch also fails the
+// branch, and with it the anyOf ("payment must be null", "must match a schema in anyOf"): so the
+// violations of the platform's reading come from the document with those two keywords taken out
+// (every schema open), and its notes are the two keywords' diagnostics of the full reading.
 
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -20,13 +34,54 @@ let operations: Promise<IHttpOperation[]> | undefined;
 let platformOperations: Promise<IHttpOperation[]> | undefined;
 
 export interface Reading {
-  /** The platform's reading: no `x-simulator-only` property is required (see the file comment). */
+  /**
+   * The platform's reading: no `x-simulator-only` property is required, and a field the document does
+   * not name is a note, not a violation (see the file comment).
+   */
   platform?: boolean;
+  /**
+   * With `platform`: a field the document does not name is a violation, as in the full reading (where
+   * it always is); the rest of the platform's reading stays. For the suite run against the simulator
+   * it started itself.
+   */
+  strict?: boolean;
 }
 
+/**
+ * The operations of the document as a reading sees it. The platform's: without the simulator-only
+ * requirements and with every schema open to fields it does not name (withUndocumentedFieldsAllowed).
+ */
 export function documentOperations({ platform = false }: Reading = {}): Promise<IHttpOperation[]> {
-  if (platform) return (platformOperations ??= operationsOf(withoutSimulatorOnlyRequired(parse(readFileSync(SPEC_PATH, 'utf8')))));
+  if (platform) {
+    return (platformOperations ??= operationsOf(withUndocumentedFieldsAllowed(withoutSimulatorOnlyRequired(parse(readFileSync(SPEC_PATH, 'utf8'))))));
+  }
   return (operations ??= operationsOf(SPEC_PATH));
+}
+
+/** The readings a check of `reading` uses: the platform's also reads the full one, for its notes. */
+export async function loadReadings(reading: Reading = {}): Promise<void> {
+  await Promise.all([documentOperations(), ...(reading.platform ? [documentOperations(reading)] : [])]);
+}
+
+/** The two keywords by which a schema refuses a field it does not name (only ever in their `false` form). */
+const CLOSING_KEYWORDS = ['unevaluatedProperties', 'additionalProperties'] as const;
+
+/**
+ * The document with every `unevaluatedProperties: false` and `additionalProperties: false` taken out:
+ * a field no schema names is then allowed wherever it stands, and what remains is every rule of the
+ * fields the document names. A keyword holding a schema (a map's values) stays. Changes and returns
+ * `document`.
+ */
+export function withUndocumentedFieldsAllowed(document: Node): Node {
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (!node || typeof node !== 'object') return;
+    const object = node as Node;
+    for (const keyword of CLOSING_KEYWORDS) if (object[keyword] === false) delete object[keyword];
+    Object.values(object).forEach(visit);
+  };
+  visit(document);
+  return document;
 }
 
 /**
@@ -89,25 +144,120 @@ export async function operationOf(method: string, documentPath: string, reading:
   return undefined;
 }
 
-/**
- * What in this response the document does not allow; empty when it conforms. Requests to paths or
- * methods the document lacks have no operation to check against and yield nothing here.
- */
-export async function documentViolations(method: string, documentPath: string, response: SeenResponse, reading: Reading = {}): Promise<string[]> {
-  const resource = await operationOf(method, documentPath, reading);
-  if (!resource) return [];
-  const codes = resource.responses.map((r) => r.code);
-  if (!codes.includes(String(response.status)) && !codes.includes('default')) {
-    return [`status ${response.status} is not documented for ${resource.iid ?? resource.id} (documented: ${codes.join(', ')})`];
-  }
-  const result = validateOutput({ resource, element: { statusCode: response.status, headers: response.headers, body: response.body } });
-  if (result._tag === 'Right') return [];
-  return result.left.filter((d) => d.severity === 0).map((d) => `${(d.path ?? []).join('.') || 'response'}: ${d.message}`);
+/** Where in a response a departure from the document lies, or a field it does not name. */
+export interface ResponseIssue {
+  part: 'status' | 'content-type' | 'headers' | 'body';
+  /**
+   * The body field (`['purchase', 'products', '0', 'price']`, a missing property or one the document
+   * does not name included) or the header; empty for the whole part.
+   */
+  path: string[];
+  message: string;
 }
 
-/** Throws when the document does not describe this response of this request. */
-export async function assertDocumented(method: string, documentPath: string, response: SeenResponse): Promise<void> {
-  const problems = await documentViolations(method, documentPath, response);
+/** What a reading finds in one answer. */
+export interface Examined {
+  operationId: string;
+  /** What the document does not allow, as Prism says it. */
+  diagnostics: IDiagnostic[];
+  /** The fields the answer has and the document does not name, in a reading that takes them as notes. */
+  notes: ResponseIssue[];
+}
+
+type IDiagnostic = { path?: (string | number)[]; code?: string | number; message: string; severity: number };
+
+/** The message of a note: a field the document does not name. */
+export const UNDOCUMENTED = 'a field openapi.yaml does not name';
+
+/**
+ * The field a diagnostic of Prism says the document does not name, as a body path
+ * (`['client', 'client_type']`); undefined for any other diagnostic. Prism gives the ajv keyword as
+ * `code` and the object holding the field as `path` (`['body', 'client']`), and ends the message with
+ * the field's name: `…must NOT have unevaluated properties: 'client_type'`, `…must NOT have additional
+ * properties; found 'flow'`. Either the keyword or those words (a Prism that dropped `code`) mark one.
+ */
+export function undocumentedField(diagnostic: { path?: readonly (string | number)[]; code?: string | number; message: string }): string[] | undefined {
+  const byCode = (CLOSING_KEYWORDS as readonly string[]).includes(String(diagnostic.code ?? ''));
+  const named = /must NOT have (?:unevaluated properties: |additional properties; found )'((?:[^']|'(?!$))*)'$/.exec(diagnostic.message);
+  if (!byCode && !named) return undefined;
+  const [where, ...path] = (diagnostic.path ?? []).map(String);
+  if (where !== 'body') return undefined;
+  return named ? [...path, named[1]!] : path;
+}
+
+const isPrefix = (prefix: readonly string[], path: readonly string[]) => prefix.length <= path.length && prefix.every((key, i) => path[i] === key);
+
+/**
+ * The answer read in `reading`. Undefined when the document has no operation for the request; only a
+ * status diagnostic when it does not document the status.
+ */
+async function examine(method: string, documentPath: string, response: SeenResponse, reading: Reading): Promise<Examined | undefined> {
+  const resource = await operationOf(method, documentPath, reading);
+  if (!resource) return undefined;
+  const operationId = resource.iid ?? resource.id;
+  const codes = resource.responses.map((r) => r.code);
+  if (!codes.includes(String(response.status)) && !codes.includes('default')) {
+    const message = `status ${response.status} is not documented for ${operationId} (documented: ${codes.join(', ')})`;
+    return { operationId, diagnostics: [{ path: [], code: 'status', message, severity: 0 }], notes: [] };
+  }
+  const element = { statusCode: response.status, headers: response.headers, body: response.body };
+  const errorsOf = (operation: IHttpOperation): IDiagnostic[] => {
+    const result = validateOutput({ resource: operation, element });
+    return result._tag === 'Right' ? [] : (result.left as IDiagnostic[]).filter((d) => d.severity === 0);
+  };
+  const diagnostics = errorsOf(resource);
+  if (!reading.platform) return { operationId, diagnostics, notes: [] };
+  // The platform's reading: its own document for the violations (open schemas), the full one for the
+  // fields it does not name. A field of a branch that fails for a rule of a field it names (a wrong type
+  // under an anyOf) is no note: that failure is the violation.
+  const full = (await documentOperations()).find((operation) => operation.iid === resource.iid && operation.method === resource.method && operation.path === resource.path);
+  const violated = diagnostics.map((d) => (d.path ?? []).map(String)).filter((path) => path[0] === 'body' && path.length > 1).map((path) => path.slice(1));
+  const seen = new Set<string>();
+  const notes: ResponseIssue[] = [];
+  for (const diagnostic of full ? errorsOf(full) : []) {
+    const path = undocumentedField(diagnostic);
+    if (!path || violated.some((at) => isPrefix(path, at))) continue;
+    const key = JSON.stringify(path);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    notes.push({ part: 'body', path, message: UNDOCUMENTED });
+  }
+  if (reading.strict) {
+    diagnostics.push(...notes.map((note) => ({ path: ['body', ...note.path], code: 'undocumented', message: `Response body property ${note.path.join('.')}: ${UNDOCUMENTED}`, severity: 0 })));
+    return { operationId, diagnostics, notes: [] };
+  }
+  return { operationId, diagnostics, notes };
+}
+
+/** What the document says of this response: its violations, one line each, and the fields it does not name. */
+export interface Findings {
+  /** Empty when the answer conforms. */
+  violations: string[];
+  /** Fields the answer has that the document does not name, in a reading that takes them as notes. */
+  notes: ResponseIssue[];
+  /** The operation checked; undefined when the document has none for the request. */
+  operationId?: string;
+}
+
+/**
+ * What in this response the document does not allow, and what it has that the document does not name.
+ * Requests to paths or methods the document lacks have no operation to check against and yield nothing.
+ */
+export async function documentFindings(method: string, documentPath: string, response: SeenResponse, reading: Reading = {}): Promise<Findings> {
+  const examined = await examine(method, documentPath, response, reading);
+  if (!examined) return { violations: [], notes: [] };
+  const violations = examined.diagnostics.map((d) => (d.code === 'status' ? d.message : `${(d.path ?? []).join('.') || 'response'}: ${d.message}`));
+  return { violations, notes: examined.notes, operationId: examined.operationId };
+}
+
+/** What in this response the document does not allow; empty when it conforms (notes aside). */
+export async function documentViolations(method: string, documentPath: string, response: SeenResponse, reading: Reading = {}): Promise<string[]> {
+  return (await documentFindings(method, documentPath, response, reading)).violations;
+}
+
+/** Throws when the document does not describe this response of this request (the full reading: strict). */
+export async function assertDocumented(method: string, documentPath: string, response: SeenResponse, reading: Reading = {}): Promise<void> {
+  const problems = await documentViolations(method, documentPath, response, reading);
   if (problems.length) {
     throw new Error(
       `${method} ${documentPath} → ${response.status} does not match openapi.yaml:\n  ${problems.join('\n  ')}\n` +
@@ -116,45 +266,30 @@ export async function assertDocumented(method: string, documentPath: string, res
   }
 }
 
-/** Where in a response a departure from the document lies. */
-export interface ResponseIssue {
-  part: 'status' | 'content-type' | 'headers' | 'body';
-  /** The body field (`['purchase', 'products', '0', 'price']`, a missing property included) or the header; empty for the whole part. */
-  path: string[];
-  message: string;
-}
-
 /**
  * documentViolations, located: for the validating proxy (src/proxy/), which reports each departure by
- * operation and field. Undefined when the document has no operation for the request.
+ * operation and field, and each field the document does not name as a note. Undefined when the
+ * document has no operation for the request.
  */
 export async function responseIssues(
   method: string,
   documentPath: string,
   response: SeenResponse,
   reading: Reading = {},
-): Promise<{ operationId: string; issues: ResponseIssue[] } | undefined> {
-  const resource = await operationOf(method, documentPath, reading);
-  if (!resource) return undefined;
-  const operationId = resource.iid ?? resource.id;
-  const codes = resource.responses.map((r) => r.code);
-  if (!codes.includes(String(response.status)) && !codes.includes('default')) {
-    const message = `status ${response.status} is not documented for ${operationId} (documented: ${codes.join(', ')})`;
-    return { operationId, issues: [{ part: 'status', path: [], message }] };
-  }
-  const result = validateOutput({ resource, element: { statusCode: response.status, headers: response.headers, body: response.body } });
-  if (result._tag === 'Right') return { operationId, issues: [] };
-  const issues = result.left
-    .filter((d) => d.severity === 0)
-    .map((d): ResponseIssue => {
-      const [where, ...path] = (d.path ?? []).map(String);
-      if (where === 'header') return { part: 'headers', path, message: d.message };
-      // Prism reports a missing property at its parent (`body`, "must have required property 'brand_id'");
-      // it is named here as the error body names it (src/contract/ajv-errors.ts).
-      const missing = /must have required property '([^']+)'/.exec(d.message)?.[1];
-      if (where === 'body') return { part: 'body', path: missing === undefined ? path : [...path, missing], message: d.message };
-      // The media-type diagnostic is the one without a path.
-      return { part: /media type/.test(d.message) ? 'content-type' : 'body', path: [], message: d.message };
-    });
-  return { operationId, issues };
+): Promise<{ operationId: string; issues: ResponseIssue[]; notes: ResponseIssue[] } | undefined> {
+  const examined = await examine(method, documentPath, response, reading);
+  if (!examined) return undefined;
+  const issues = examined.diagnostics.map((d): ResponseIssue => {
+    const [where, ...path] = (d.path ?? []).map(String);
+    if (d.code === 'status') return { part: 'status', path: [], message: d.message };
+    if (where === 'header') return { part: 'headers', path, message: d.message };
+    // Prism reports a missing property at its parent (`body`, "must have required property 'brand_id'");
+    // it is named here as the error body names it (src/contract/ajv-errors.ts), and so is a field the
+    // document does not name (a strict reading).
+    const missing = /must have required property '([^']+)'/.exec(d.message)?.[1];
+    if (where === 'body') return { part: 'body', path: missing === undefined ? (d.code === 'undocumented' ? path : (undocumentedField(d) ?? path)) : [...path, missing], message: d.message };
+    // The media-type diagnostic is the one without a path.
+    return { part: /media type/.test(d.message) ? 'content-type' : 'body', path: [], message: d.message };
+  });
+  return { operationId: examined.operationId, issues, notes: examined.notes };
 }

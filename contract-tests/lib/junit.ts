@@ -6,6 +6,9 @@
 //   skipped      <skipped message="the reason"/>
 //   warned       <skipped message="warning: …"/>, property `warning` and the details in <system-out>:
 //                CI tools show it as neither passed nor failed, and it does not fail the build
+//   notes        (any outcome) a property `note` per field the check's answers had that openapi.yaml
+//                does not name (`getPurchase company_id: …`), and a `NOTE …` line each in <system-out>:
+//                never a failure; each <testsuite> counts its group's in the property `notes`
 // Errors outside the checks (a check file that does not load) are <error> test cases of their own.
 // The file's path is as given: vitest.config.ts resolves it against the user's current folder.
 
@@ -13,7 +16,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Reporter, TestModule } from 'vitest/node';
 import type { SerializedError } from 'vitest';
-import { collectResults, tallies, type CheckResult, type RunResults } from './results.ts';
+import { collectResults, runNotes, tallies, type CheckResult, type RunResults } from './results.ts';
 
 /** Characters XML 1.0 cannot hold at all (control characters but tab, LF and CR; lone surrogates). */
 // eslint-disable-next-line no-control-regex
@@ -51,13 +54,18 @@ function details(check: CheckResult): string {
   ].join('\n');
 }
 
+/** A check's notes, one line each: `getPurchase company_id: a field openapi.yaml does not name`. */
+const noteLines = (check: CheckResult): string[] => (check.notes ?? []).map((note) => `${note.operation} ${note.field}: ${note.message}`);
+
 function testcase(check: CheckResult): string[] {
   const properties = [
     ['id', check.id],
     ['level', check.level],
     ['cites', check.cites],
     ['warning', check.outcome === 'warned' ? check.failure?.summary : undefined],
+    ...noteLines(check).map((line) => ['note', line]),
   ].filter((pair): pair is [string, string] => pair[1] !== undefined);
+  const out: string[] = [];
   const open = `    <testcase${attributes({ classname: `contract.${check.group}`, name: `${check.id} ${check.title}`, file: check.file, time: seconds(check.durationMs) })}>`;
   const lines = [open];
   if (properties.length) {
@@ -69,8 +77,10 @@ function testcase(check: CheckResult): string[] {
     lines.push(`      <skipped${attributes({ message: check.skipReason })}/>`);
   } else if (check.outcome === 'warned') {
     lines.push(`      <skipped${attributes({ message: `warning: informative check found a difference: ${check.failure!.summary}` })}/>`);
-    lines.push(`      <system-out>${text(`WARNING ${details(check)}`)}</system-out>`);
+    out.push(`WARNING ${details(check)}`);
   }
+  out.push(...noteLines(check).map((line) => `NOTE ${line}`));
+  if (out.length) lines.push(`      <system-out>${text(out.join('\n'))}</system-out>`);
   lines.push('    </testcase>');
   return lines;
 }
@@ -96,6 +106,7 @@ export function junitXml(results: RunResults, now = new Date()): string {
       })}>`,
       '    <properties>',
       `      <property${attributes({ name: 'warnings', value: tally.warned })}/>`,
+      `      <property${attributes({ name: 'notes', value: runNotes(checks).length })}/>`,
       '    </properties>',
       ...checks.flatMap(testcase),
       '  </testsuite>',

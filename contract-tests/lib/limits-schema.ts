@@ -145,7 +145,7 @@ export async function text(g: Gen, field: Field, n: number, anyValue: boolean): 
   // An e-mail may also be checked only when not empty (`if: {minLength: 1}, then: {format: email}`).
   if (field.node.format === 'email' || field.node.then?.format === 'email') return n >= 6 ? emailOfLength(n) : undefined;
   if (anyValue) return 'a'.repeat(n);
-  if (typeof field.node.pattern === 'string' && field.node.pattern.startsWith('^https?://')) return n >= URL_STEM.length ? URL_STEM + 'a'.repeat(n - URL_STEM.length) : undefined;
+  if (typeof field.node.pattern === 'string' && /^(\^\$\|)?\^https\?:\/\//.test(field.node.pattern)) return n >= URL_STEM.length ? URL_STEM + 'a'.repeat(n - URL_STEM.length) : undefined;
   if (field.node.format || field.node.pattern) return undefined;
   const name = leafName(field.path);
   if (name === 'timezone') return n === 3 ? 'UTC' : undefined;
@@ -182,9 +182,13 @@ const jsonType = (value: unknown): string =>
 export function wrongType(node: Node): unknown {
   const types = typesOf(node);
   if (types.length === 0) return undefined;
-  const usual: Record<string, unknown> = { string: 12345, integer: '1', number: '1', boolean: 'true', array: 'visa', object: 'x' };
+  // Values every server refuses, the platform too: it reads as Django REST framework does, which takes
+  // 12345 for a text field (as "12345"), "1" for an integer and "true" or "on" for a boolean, and
+  // refuses `true` for text, "1.5" for an integer, a word for a number or a boolean (DESIGN.md §14,
+  // docs/fidelity.md "Request fields").
+  const usual: Record<string, unknown> = { string: true, integer: '1.5', number: 'many', boolean: 'maybe', array: 'visa', object: 'x' };
   const allowed = (value: unknown) => types.some((type) => type === jsonType(value) || (type === 'number' && jsonType(value) === 'integer'));
-  return [usual[types[0]!], 12345, '1', true, ['x'], { x: 1 }].find((value) => value !== undefined && !allowed(value));
+  return [usual[types[0]!], true, 'many', ['x'], { x: 1 }].find((value) => value !== undefined && !allowed(value));
 }
 
 /**

@@ -2,11 +2,14 @@
 // belong to no check (a check file that does not load, a failed hook, an unhandled rejection).
 // reporter.ts prints it, lib/junit.ts writes it as XML; both read it from here, so that the screen
 // and the file always agree. An informative check that found a fault is `warned`: the test passed
-// for vitest, but it is never counted or shown as passed.
+// for vitest, but it is never counted or shown as passed. A note (a field a target answered that
+// openapi.yaml does not name) belongs to the check that saw it and to the run, where each
+// (operation, field) counts once; it is never an outcome.
 
 import type { SerializedError } from 'vitest';
 import type { TestCase, TestModule } from 'vitest/node';
 import type { CheckFailure, Level } from './check.ts';
+import type { Note } from './client.ts';
 
 export type Outcome = 'passed' | 'failed' | 'warned' | 'skipped';
 
@@ -24,7 +27,15 @@ export interface CheckResult {
   failure?: CheckFailure;
   /** Why it was skipped. */
   skipReason?: string;
+  /** Fields the target answered that openapi.yaml does not name, each (operation, field) once. */
+  notes?: Note[];
   durationMs: number;
+}
+
+/** A note of the run: one field of one operation's answers, and the checks that saw it. */
+export interface RunNote extends Note {
+  /** The ids of the checks whose answers had it, in the order of the run. */
+  checks: string[];
 }
 
 export interface RunError {
@@ -74,6 +85,7 @@ function resultOf(test: TestCase): CheckResult {
     file: test.module.relativeModuleId,
     level: check?.level,
     cites: check?.cites,
+    ...(meta.notes?.length ? { notes: meta.notes } : {}),
     durationMs: test.diagnostic()?.duration ?? 0,
   };
   if (result.state === 'skipped') return { ...base, outcome: 'skipped', skipReason: result.note ?? 'skipped' };
@@ -102,6 +114,20 @@ export function collectResults(modules: ReadonlyArray<TestModule>, unhandled: Re
   }
   for (const error of unhandled) errors.push(errorOf('the run (an unhandled error)', error));
   return { checks, errors };
+}
+
+/** The notes of every check, each (operation, field) once with the checks that saw it; by operation, then field. */
+export function runNotes(checks: readonly CheckResult[]): RunNote[] {
+  const byKey = new Map<string, RunNote>();
+  for (const check of checks) {
+    for (const note of check.notes ?? []) {
+      const key = `${note.operation} ${note.field}`;
+      const seen = byKey.get(key) ?? { ...note, checks: [] };
+      byKey.set(key, seen);
+      if (!seen.checks.includes(check.id)) seen.checks.push(check.id);
+    }
+  }
+  return [...byKey.values()].sort((a, b) => a.operation.localeCompare(b.operation) || a.field.localeCompare(b.field));
 }
 
 export interface Tally {

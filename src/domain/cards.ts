@@ -1,5 +1,5 @@
 // The card of a card payment, as the platform tells it in an attempt's `extra` and in
-// `transaction_data.extra` (DESIGN.md §11): brand, masked number, expiry as two-digit strings,
+// `transaction_data.extra` (DESIGN.md §11, §14): brand, masked number, expiry month and two-digit year as integers,
 // cardholder, issuer country and card type, the fields the platform's WooCommerce plugin stores with
 // a saved card. A checkout payment takes the test card the payer typed (POST /sim/v1/purchases/{id}/pay
 // `card`, or the checkout page's card fields), by default the platform's documented test card of the
@@ -41,7 +41,6 @@ const TEST_CARDS: Readonly<Record<string, TestCard>> = {
 /** A default card lasts this many years from the sandbox clock's month: "any expiry larger or equal to the current month/year". */
 const DEFAULT_EXPIRY_YEARS = 3;
 
-const twoDigits = (value: number): string => String(value % 100).padStart(2, '0');
 
 /** "444433******1111": first six and last four digits, as card schemes allow a number to be shown. */
 const masked = (digits: string): string => `${digits.slice(0, 6)}${'*'.repeat(digits.length - 10)}${digits.slice(-4)}`;
@@ -66,7 +65,8 @@ export function cardFor(method: string, input: CardInput | undefined, purchase: 
     throw fieldError('card.number', errors.invalid(`${masked(digits)} is not a ${findMethod(method)?.displayName ?? method} card number.`));
   }
   const now = new Date(nowMs);
-  const [month, year] = input?.expiry?.split('/') ?? [twoDigits(now.getUTCMonth() + 1), twoDigits(now.getUTCFullYear() + DEFAULT_EXPIRY_YEARS)];
+  // The platform sends both as integers, the year in two digits: `expiry_month: 10, expiry_year: 24`.
+  const [month, year] = input?.expiry?.split('/').map(Number) ?? [now.getUTCMonth() + 1, (now.getUTCFullYear() + DEFAULT_EXPIRY_YEARS) % 100];
   return Object.freeze({
     card_brand: method,
     masked_pan: masked(digits),

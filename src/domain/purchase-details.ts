@@ -40,6 +40,9 @@ export const DETAILS_DEFAULTS: Omit<PurchaseDetails, 'products' | 'total'> = {
  */
 export const MAX_MONEY = 1_000_000_000_000;
 
+/** The platform's checkout fields of a purchase's details that an answer adds; never kept, so never sent. */
+const ANSWERED_ONLY = ['shipping_options', 'has_upsell_products', 'payment_method_details'];
+
 /** The bounds of each decimal field, as the schema states them for a number. */
 const DECIMAL_FIELDS = {
   quantity: { places: QUANTITY_PLACES, min: 0, exclusive: true, max: 1_000_000 },
@@ -213,5 +216,7 @@ export function buildPurchaseDetails(
   if (decimalsValid && 'total' in input && input.total !== details.total && input.total !== storedTotal) {
     errs.add(`${prefix}.total`, errors.readOnly('computed from the products'));
   }
+  // The platform's checkout fields a purchase's answer adds (src/present/parts.ts), never kept.
+  for (const field of ANSWERED_ONLY) if (field in input) errs.add(`${prefix}.${field}`, errors.readOnly('set by the server'));
   return details;
 }

@@ -36,7 +36,30 @@ const PURCHASE_READ_ONLY = [
   'refund_availability',
   'marked_as_paid',
   'is_test',
+  // The platform's fields an answer adds (src/present/purchases.ts): always the server's.
+  'company_id',
+  'user_id',
+  'order_id',
+  'product',
+  'viewed_on',
+  'issuer_details',
+  'created_from_ip',
+  'reference_generated',
+  'invoice_url',
+  'direct_post_url',
+  'currency_conversion',
+  'can_retrieve',
+  'can_chargeback',
+  'can_mark_as_refunded',
+  'audit_log_entries',
+  'referral_code',
+  'referral_code_details',
+  'referral_code_generated',
+  'retain_level_details',
 ];
+
+/** What an answer adds to a purchase's client details (src/present/parts.ts); a request cannot set them. */
+const CLIENT_READ_ONLY = ['client_type', 'delivery_methods'];
 
 export interface NewPurchase {
   brandId: string;
@@ -161,6 +184,9 @@ export interface PurchaseScope {
 export function createPurchase(input: Input, scope: PurchaseScope, ctx: Context): Purchase {
   const errs = new ErrorCollector();
   rejectChanges(errs, input, {}, PURCHASE_READ_ONLY, 'set by the server');
+  if (typeof input.client === 'object' && input.client !== null) {
+    for (const field of CLIENT_READ_ONLY) if (field in input.client) errs.add(`client.${field}`, errors.readOnly('set by the server'));
+  }
   if (!scope.brandIds.includes(input.brand_id as string)) errs.add('brand_id', errors.doesNotExist('Brand', input.brand_id));
   // The platform's Go SDK sends its whole client struct, empty, beside a client_id: client_id wins.
   if (!('client_id' in input) && !('client' in input)) {

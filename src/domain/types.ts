@@ -94,6 +94,25 @@ export interface BillingTemplate extends Resource {
 export interface Brand {
   id: string;
   name: string;
+  /**
+   * The brand's legal details, as a purchase's `issuer_details` shows them. Given by
+   * POST /sim/v1/sandboxes {"brand"}; absent, a purchase shows the defaults of present/issuer.ts.
+   */
+  issuer_details?: IssuerDetails;
+}
+
+/** The platform's `issuer_details` of a purchase: the legal details and bank accounts of the brand that issued it. */
+export interface IssuerDetails {
+  brand_name: string;
+  legal_name: string;
+  registration_number: string;
+  tax_number: string;
+  website: string;
+  legal_street_address: string;
+  legal_country: string;
+  legal_city: string;
+  legal_zip_code: string;
+  bank_accounts: { bank_account: string; bank_code: string }[];
 }
 
 /** A request body after schema validation: any subset of the operation's fields. */
@@ -193,10 +212,10 @@ export interface CardDetails {
   card_brand: string;
   /** First six and last four digits: "444433******1111". */
   masked_pan: string;
-  /** Two digits: "01" to "12". */
-  expiry_month: string;
-  /** Two digits: the plugin prepends "20". */
-  expiry_year: string;
+  /** 1 to 12, an integer as the platform sends it. */
+  expiry_month: number;
+  /** Two digits as an integer (24 for 2024), as the platform sends it: the plugin prepends "20". */
+  expiry_year: number;
   cardholder_name: string;
   /** ISO 3166-1 alpha-2. */
   card_issuer_country: string;
@@ -259,6 +278,11 @@ export interface Purchase extends Resource {
   refund_availability: 'all' | 'none';
   marked_as_paid: boolean;
   is_test: boolean;
+  /**
+   * The address of the request that created it (POST /purchases/, send_invoice, …); absent on a purchase
+   * the billing made, and on those of earlier versions: answered "" (present/purchases.ts).
+   */
+  created_from_ip?: string;
 }
 
 /** A purchase as the API answers it: its `checkout_url` is an absolute URL on the origin the client called. */

@@ -6,7 +6,7 @@
 
 import type { Clock, Ids } from '../domain/context.ts';
 import type { Sandbox, Store } from '../store/store.ts';
-import { sandboxClock, sandboxNow } from './clock.ts';
+import { sandboxClock, sandboxNow } from '../domain/sandbox-clock.ts';
 import { EVENTS_SLACK_AFTER_TURN, MAX_EVENTS_PER_SANDBOX, trimLogs } from './limits.ts';
 import { nextDueAt } from './queue.ts';
 import { sandboxIds } from './sandboxes.ts';

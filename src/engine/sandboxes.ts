@@ -5,10 +5,10 @@
 // requests give the same ids on every run, and in every sandbox of that seed on one server.
 
 import type { Clock, Ids } from '../domain/context.ts';
-import { paidCard, shownTransactionData } from '../domain/cards.ts';
-import type { Purchase, PurchaseView } from '../domain/types.ts';
+import type { Brand, IssuerDetails } from '../domain/types.ts';
+import { DEFAULT_ISSUER } from '../present/issuer.ts';
 import { seedFixtures } from '../../fixtures/seed.ts';
-import { clockAt, sandboxClock, sandboxNow } from './clock.ts';
+import { clockAt, sandboxClock, sandboxNow } from '../domain/sandbox-clock.ts';
 import { createIds, sandboxSeededIds, seededFaker, seededUuid } from './ids.ts';
 import { emptySandbox, type Sandbox, type SandboxOrigin } from '../store/store.ts';
 
@@ -23,6 +23,19 @@ export interface SandboxOptions {
   seededIds?: boolean;
   /** Draw every object id from the sandbox's own sequence of `seed` (POST /sim/v1/sandboxes {"seed"}); the sandbox id stays the server's. */
   ownIds?: boolean;
+  /** Refuse unknown and read-only /api/v1 body fields (POST /sim/v1/sandboxes {"strict": true}); a reset keeps it. */
+  strict?: boolean;
+  /** The brand's legal details, which its purchases show as `issuer_details` (POST /sim/v1/sandboxes {"brand"}). */
+  brand?: Partial<IssuerDetails>;
+}
+
+const BRAND_NAME = 'Sandbox brand';
+
+/** The sandbox's brand: its name, and the legal details given, the defaults' for those not given (present/issuer.ts). */
+function brandOf(id: string, given: Partial<IssuerDetails> | undefined): Brand {
+  if (!given) return { id, name: BRAND_NAME };
+  const name = given.brand_name ?? BRAND_NAME;
+  return { id, name, issuer_details: { brand_name: name, ...DEFAULT_ISSUER, ...given } };
 }
 
 export function createSandbox(options: SandboxOptions, wall: Clock, ids: Ids): Sandbox {
@@ -33,8 +46,14 @@ export function createSandbox(options: SandboxOptions, wall: Clock, ids: Ids): S
   const sandbox = emptySandbox({
     id,
     companyId: source.uuid(),
-    brands: [{ id: source.uuid(), name: 'Sandbox brand' }],
-    origin: { fixtures: options.fixtures, seed: options.seed, seededIds: options.seededIds ?? false, ownIds: options.ownIds ?? false },
+    brands: [brandOf(source.uuid(), options.brand)],
+    origin: {
+      fixtures: options.fixtures,
+      seed: options.seed,
+      seededIds: options.seededIds ?? false,
+      ownIds: options.ownIds ?? false,
+      ...(options.strict === true && { strict: true }),
+    },
     clock: clockAt(options.nowMs, options.frozen, wall),
   });
   if (options.fixtures) {
@@ -77,43 +96,4 @@ export function resetSandbox(sandbox: Sandbox, wall: Clock, ids: Ids): Sandbox {
 export function sandboxIds(sandbox: Sandbox, server: Ids): Ids {
   if (!sandbox.origin.ownIds) return server;
   return { uuid: () => seededUuid(sandbox.origin.seed, sandbox.idsDrawn++) };
-}
-
-/**
- * What a checkout path depends on: the sandbox's id, and whether its ids are its own (seeded). With
- * its purchases, an answer also shows the card of each token charge (withCheckoutUrl); a snapshot,
- * which keeps records as stored, has none.
- */
-export interface CheckoutScope {
-  id: string;
-  origin: Pick<SandboxOrigin, 'ownIds'>;
-  purchases?: ReadonlyMap<string, Purchase>;
-}
-
-/**
- * The path of a purchase's checkout page, its `checkout_url` without the origin. Checkout links
- * carry no token, so a link must lead to one purchase: a random id is unique on the server (an
- * import renames ids already taken), but the ids of a sandbox created with a seed repeat in every
- * sandbox of that seed, so its links name the sandbox: `/checkout/{sandbox_id}/{purchase_id}/`.
- */
-export function checkoutPath(sandbox: CheckoutScope, purchaseId: string): string {
-  return sandbox.origin.ownIds ? `/checkout/${sandbox.id}/${purchaseId}/` : `/checkout/${purchaseId}/`;
-}
-
-/**
- * The purchase as the API answers it: its checkout_url, which the record keeps empty, is its
- * checkout path on `origin` (the origin the client called; for webhook bodies and snapshots, the
- * sandbox's last one). The key exists in the record, so the copy overwrites it in place. Given the
- * sandbox's purchases, its card details too (domain/cards.ts shownTransactionData): a token charge
- * shows the card of the purchase that saved the token. One copy of the purchase, with both changed.
- */
-export function withCheckoutUrl(purchase: Purchase, sandbox: CheckoutScope, origin: string): PurchaseView {
-  const checkout_url = origin + checkoutPath(sandbox, purchase.id);
-  const { purchases } = sandbox;
-  if (!purchases) return { ...purchase, checkout_url };
-  const transaction_data = shownTransactionData(purchase, (tokenId) => {
-    const saving = purchases.get(tokenId);
-    return saving && paidCard(saving.transaction_data);
-  });
-  return { ...purchase, checkout_url, transaction_data };
 }

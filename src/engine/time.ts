@@ -12,7 +12,7 @@ import type { Clock, Ids } from '../domain/context.ts';
 import { errors, fieldError } from '../domain/errors.ts';
 import type { Sandbox } from '../store/store.ts';
 import { runJob } from './billing.ts';
-import { clockAt, sandboxNow } from './clock.ts';
+import { clockAt, sandboxNow } from '../domain/sandbox-clock.ts';
 import { noneProcessed, type Processed } from './payments.ts';
 import { checkClockInstant } from '../domain/clock-bounds.ts';
 import { checkAdvanceFits, EVENTS_SLACK_BETWEEN_SLICES, MAX_EVENTS_PER_SANDBOX, SLICE_MS, trimLogs } from './limits.ts';

@@ -27,7 +27,7 @@ import { drawDisturbance, duplicateMarks, queuePlace, REORDER_HOLD_MS } from './
 import { markDone } from './delivery-log.ts';
 import { ATTEMPT_TIMEOUT_MS, type Answer, type Outgoing } from './delivery-post.ts';
 import { schedule } from './queue.ts';
-import { withCheckoutUrl } from './sandboxes.ts';
+import { objectView } from '../present/payments.ts';
 
 /** Waits after the 1st, 2nd, … failed attempt; the last attempt has ATTEMPT_TIMEOUT_MS to answer. */
 export const RETRY_BACKOFF_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 6 * 3_600_000, 24 * 3_600_000];
@@ -82,8 +82,7 @@ export const signature = (body: string, key: SigningKey): string => sign('sha256
 
 /** The body a webhook or success_callback receives: the object as the API returns it (absolute checkout_url), plus event_type. */
 export function deliveryBody(sandbox: Sandbox, event: SimEvent): string {
-  const object = event.payload.type === 'purchase' ? withCheckoutUrl(event.payload as Purchase, sandbox, sandbox.publicOrigin) : event.payload;
-  return JSON.stringify({ ...object, event_type: event.event_type });
+  return JSON.stringify({ ...objectView(event.payload, sandbox, sandbox.publicOrigin), event_type: event.event_type });
 }
 
 /** Queues a delivery of `event` to every webhook that subscribes to its type; a simulator-only event goes nowhere. */

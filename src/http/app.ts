@@ -10,6 +10,7 @@ import type { Store } from '../store/store.ts';
 import { Background, SandboxSerial } from '../engine/background.ts';
 import { DEFAULT_SECRET, TokenService } from './auth.ts';
 import { dispatcher } from './dispatch.ts';
+import { IGNORED_HEADER, Leniency } from './lenient.ts';
 import { FaultRegistry } from './faults.ts';
 import { faultHandlers } from './handlers/faults.ts';
 import { errorHandler, MAX_BODY, notFoundHandler, requireJson } from './errors.ts';
@@ -42,6 +43,8 @@ export interface AppDeps {
   allowedHosts?: string[];
   /** Events kept per sandbox, newest (--max-events); default MAX_EVENTS_PER_SANDBOX. */
   maxEvents?: number;
+  /** Every sandbox refuses unknown and read-only /api/v1 body fields (--strict); otherwise only those created strict. */
+  strict?: boolean;
 }
 
 export interface App {
@@ -75,6 +78,12 @@ const collapseSlashes: RequestHandler = (req, _res, next) => {
   next();
 };
 
+/** A page of an allowed origin may read which body fields were ignored (lenient.ts); cors set the origin just before. */
+const exposeIgnored: RequestHandler = (_req, res, next) => {
+  if (res.hasHeader('Access-Control-Allow-Origin')) res.setHeader('Access-Control-Expose-Headers', IGNORED_HEADER);
+  next();
+};
+
 /**
  * Middleware that every request passes, run one after the other within one Express layer: the
  * router matches and dispatches each layer anew per request, a fair part of a small request's cost.
@@ -100,7 +109,8 @@ function inOneLayer(...handlers: RequestHandler[]): RequestHandler {
 }
 
 export function createApp(deps: AppDeps): App {
-  const routes = buildRouteTable(deps.spec ?? loadSpec());
+  const spec = deps.spec ?? loadSpec();
+  const routes = buildRouteTable(spec);
   const serial = new SandboxSerial();
   const logError = deps.logError ?? ((line: string) => console.error(line));
   const services: Services = {
@@ -116,14 +126,15 @@ export function createApp(deps: AppDeps): App {
   app.set('etag', false);
   if (deps.log) app.use(requestLog(deps.log));
   // The host check before everything else, the pages and /healthz included: a rebound name gets nothing (hosts.ts).
-  app.use(inOneLayer(collapseSlashes, hostCheck(deps.allowedHosts), corsPolicy(deps.corsOrigins), pagesOutsideApi(uiRouter(services)), requireJson));
+  app.use(inOneLayer(collapseSlashes, hostCheck(deps.allowedHosts), corsPolicy(deps.corsOrigins), exposeIgnored, pagesOutsideApi(uiRouter(services)), requireJson));
   // Not strict: any JSON value parses, so `42` or `null` where an object belongs is a schema error
   // naming what was expected, not a "parse error" on valid JSON.
   app.use(express.json({ limit: MAX_BODY, strict: false, type: ['application/json', 'application/*+json'] }));
   // In memory beside the dispatcher, one per app: faults are no sandbox state (faults.ts).
   const faults = new FaultRegistry(routes.operations, (sandboxId) => deps.store.get(sandboxId) !== undefined);
   const handlers = { ...sandboxHandlers, ...faultHandlers(faults) };
-  app.use(dispatcher({ routes, publicHandlers, sandboxHandlers: handlers, bodyUpgrades, faults, logError }, services));
+  const leniency = deps.strict ? undefined : new Leniency(spec);
+  app.use(dispatcher({ routes, publicHandlers, sandboxHandlers: handlers, bodyUpgrades, faults, logError, leniency }, services));
   app.use(notFoundHandler);
   app.use(errorHandler(logError));
   return { express: app, services, warmUp: (signal) => routes.warmUp(signal) };

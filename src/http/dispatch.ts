@@ -1,10 +1,11 @@
 // The one middleware that serves every operation of openapi.yaml: match the route table, check the
 // token, validate path, query and body with the operation's precompiled validators, call the handler.
 // Between the token check and the rest, the sandbox's injected faults (faults.ts) may answer instead.
+// An /api/v1 body of a sandbox that is not strict is read as the platform reads it first (lenient.ts).
 
 import type { NextFunction, Request, Response } from 'express';
 import type { ValidateFunction } from 'ajv';
-import { validateWithin } from '../contract/error-budget.ts';
+import { validateWithin, type Validation } from '../contract/error-budget.ts';
 import { ALL, ApiError, emptyFieldErrors, errors, fieldError, notFound } from '../domain/errors.ts';
 import type { Input } from '../domain/types.ts';
 import { toFieldErrors } from '../contract/ajv-errors.ts';
@@ -14,6 +15,7 @@ import type { Operation, RouteTable } from '../contract/routes.ts';
 import { sandboxGone } from './auth.ts';
 import { applyFaults, type FaultRegistry } from './faults.ts';
 import type { PublicHandler, SandboxHandler, Services } from './handler.ts';
+import { IGNORED_HEADER, IgnoredPaths, type Leniency } from './lenient.ts';
 import { sendReply } from './send.ts';
 import { inSandboxTurn } from './turn.ts';
 
@@ -30,6 +32,8 @@ export interface DispatchTables {
   faults?: FaultRegistry;
   /** Where a failure after the answer has begun is reported (a body in pieces: send.ts); stderr when omitted. */
   logError?: (line: string) => void;
+  /** Reads /api/v1 bodies of sandboxes that are not strict as the platform does; omitted, every sandbox is strict (--strict). */
+  leniency?: Leniency;
 }
 
 /**
@@ -37,8 +41,8 @@ export interface DispatchTables {
  * numbers, deep nesting); the query is looked at after coercion, which turns `page_size=1e400`
  * into Infinity.
  */
-function check(validate: ValidateFunction, data: unknown): void {
-  const { errors: invalid, stopped } = validateWithin(validate, data);
+function check(validate: ValidateFunction, data: unknown, validation: Validation = validateWithin(validate, data)): void {
+  const { errors: invalid, stopped } = validation;
   const beyond = beyondSchema(data);
   if (invalid.length === 0 && beyond.length === 0) return;
   throw new ApiError(400, toFieldErrors([...beyond, ...invalid], stopped));
@@ -57,7 +61,22 @@ function rejectUnexpectedBody(body: unknown): void {
   throw new ApiError(400, fields);
 }
 
-function validatedInput(operation: Operation, req: Request, params: Record<string, string>, upgrade?: (body: unknown) => void) {
+/** What a lenient reading ignored, named in the answer's header and its log line (request-log.ts). */
+function nameIgnored(res: Response, ignored: IgnoredPaths): void {
+  if (ignored.count === 0) return;
+  const named = ignored.header();
+  res.setHeader(IGNORED_HEADER, named);
+  res.locals.ignored = named;
+}
+
+function validatedInput(
+  operation: Operation,
+  req: Request,
+  res: Response,
+  params: Record<string, string>,
+  leniency: Leniency | undefined,
+  upgrade?: (body: unknown) => void,
+) {
   // Ids are UUIDs (spec: "Path parameters are UUID strings"); anything else names no object: 404.
   if (operation.pathParams.some((name) => !UUID.test(params[name] ?? ''))) throw notFound();
   // Query names are the client's, like body keys: `?__proto__=1` stays a plain entry.
@@ -67,8 +86,11 @@ function validatedInput(operation: Operation, req: Request, params: Record<strin
   const queryValidator = operation.query();
   if (queryValidator) check(queryValidator, query);
   const bodyValidator = operation.body();
+  // A read takes no body: nothing of it to ignore.
+  const ignored = leniency && !READS.has(req.method) ? new IgnoredPaths() : undefined;
   if (!bodyValidator) {
-    if (!READS.has(req.method) && req.method !== 'DELETE') rejectUnexpectedBody(req.body);
+    if (!READS.has(req.method) && req.method !== 'DELETE' && !leniency?.ignoreAll(req.body, ignored!)) rejectUnexpectedBody(req.body);
+    if (ignored) nameIgnored(res, ignored);
     return { query, body: {} as Input };
   }
   // No body at all where openapi.yaml requires one (PATCH /clients/{id}/ with nothing): the schema of a PATCH
@@ -76,7 +98,13 @@ function validatedInput(operation: Operation, req: Request, params: Record<strin
   if (req.body === undefined && operation.bodyRequired) throw fieldError(ALL, errors.required('A JSON body is required.'));
   const body = req.body === undefined ? {} : req.body;
   upgrade?.(body);
-  check(bodyValidator, body);
+  if (!ignored) check(bodyValidator, body);
+  else {
+    const validation = leniency!.read(operation, bodyValidator, body, ignored);
+    // Named on a refusal too: what was ignored is not what the error body names.
+    nameIgnored(res, ignored);
+    check(bodyValidator, body, validation);
+  }
   return { query, body: body as Input };
 }
 
@@ -93,12 +121,14 @@ export function dispatcher(tables: DispatchTables, services: Services) {
     const origin = `${req.protocol}://${req.get('host') ?? 'localhost'}`;
     const url = origin + req.path;
 
+    // The control API (/sim/v1) is the simulator's own: its bodies stay strict (openapi.yaml, "Requests").
+    const leniency = operation.path.startsWith('/api/') ? tables.leniency : undefined;
     if (!operation.secured) {
-      const { query, body } = validatedInput(operation, req, params, tables.bodyUpgrades?.[operation.operationId]);
+      const { query, body } = validatedInput(operation, req, res, params, leniency, tables.bodyUpgrades?.[operation.operationId]);
       const handler = tables.publicHandlers[operation.operationId];
       if (!handler) throw notImplemented(operation);
       const authorization = req.get('authorization');
-      return sendReply(req, res, await handler({ params, query, body, url, origin, services, authorization }), { logError: tables.logError });
+      return sendReply(req, res, await handler({ params, query, body, url, origin, ip: callerIp(req), services, authorization }), { logError: tables.logError });
     }
 
     // A token verified before, and a turn with nothing to wait for, are answered without a promise hop.
@@ -114,10 +144,11 @@ export function dispatcher(tables: DispatchTables, services: Services) {
       (sandbox, ctx) => {
         sandbox.publicOrigin = origin;
         // Input is validated even for an operation not simulated yet: a bad request is a 400 either way.
-        const { query, body } = validatedInput(operation, req, params, tables.bodyUpgrades?.[operation.operationId]);
+        const lenient = sandbox.origin.strict === true ? undefined : leniency;
+        const { query, body } = validatedInput(operation, req, res, params, lenient, tables.bodyUpgrades?.[operation.operationId]);
         const handler = tables.sandboxHandlers[operation.operationId];
         if (!handler) throw notImplemented(operation);
-        return handler({ params, query, body, url, origin, services, sandbox, ctx });
+        return handler({ params, query, body, url, origin, ip: callerIp(req), services, sandbox, ctx });
       },
       () => {
         throw sandboxGone();
@@ -131,6 +162,9 @@ export function dispatcher(tables: DispatchTables, services: Services) {
     sendReply(req, res, reply, { logError: tables.logError });
   };
 }
+
+/** The address the request came from, an IPv4 one without the `::ffff:` that a dual-stack socket gives it. */
+const callerIp = (req: Request): string => (req.socket.remoteAddress ?? '').replace(/^::ffff:(?=\d+\.)/, '');
 
 function notImplemented(operation: Operation): ApiError {
   return new ApiError(501, {

@@ -27,6 +27,8 @@ export interface PublicCall {
   url: string;
   /** The origin the client called (`http://127.0.0.1:4010`), for absolute URLs in bodies. */
   origin: string;
+  /** The caller's address (`127.0.0.1`), as a purchase's `created_from_ip` shows it. */
+  ip: string;
   services: Services;
   /** The Authorization header, if any: an operation without a token may still take one (a fork names its sandbox by it). */
   authorization?: string | undefined;

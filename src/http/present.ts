@@ -1,17 +1,18 @@
-// What an answer shows beside a record's own fields. A purchase's checkout_url, the one field a record
-// keeps empty, is its checkout page's path as an absolute URL on the origin the client called, so it
-// works behind any host name; webhook bodies and snapshots derive it the same way (engine/sandboxes.ts
-// withCheckoutUrl). A template's answer adds the platform's invoice_* names of its invoice fields,
-// which no record or snapshot holds (domain/billing-template-names.ts).
+// What an answer shows beside a record's own fields. A purchase or a payment is answered in the
+// platform's form (present/: the same form webhook bodies carry). A template's answer adds the
+// platform's invoice_* names of its invoice fields, which no record or snapshot holds
+// (domain/billing-template-names.ts).
 
 import { platformFields, type PlatformFields } from '../domain/billing-template-names.ts';
-import type { BillingTemplate, Purchase, SimEvent } from '../domain/types.ts';
-import { withCheckoutUrl, type CheckoutScope } from '../engine/sandboxes.ts';
+import type { BillingTemplate, SimEvent } from '../domain/types.ts';
+import { objectView } from '../present/payments.ts';
+import type { PresentScope } from '../present/purchases.ts';
 
-export const presentPurchase = withCheckoutUrl;
+export { presentPurchase } from '../present/purchases.ts';
+export { paymentView as presentPayment } from '../present/payments.ts';
 
-export const presentEvent = (event: SimEvent, sandbox: CheckoutScope, origin: string): SimEvent =>
-  event.payload.type === 'purchase' ? { ...event, payload: withCheckoutUrl(event.payload as Purchase, sandbox, origin) } : event;
+export const presentEvent = (event: SimEvent, sandbox: PresentScope, origin: string): SimEvent =>
+  event.payload.type === 'purchase' || event.payload.type === 'payment' ? { ...event, payload: objectView(event.payload, sandbox, origin) as SimEvent['payload'] } : event;
 
 type TemplateView = BillingTemplate & PlatformFields;
 

@@ -9,7 +9,7 @@
 // answer at once) runs to its end synchronously and gives its answer as a value, not a promise.
 
 import type { Context } from '../domain/context.ts';
-import { sandboxClock } from '../engine/clock.ts';
+import { sandboxClock } from '../domain/sandbox-clock.ts';
 import { sandboxIds } from '../engine/sandboxes.ts';
 import { catchUp, hasDueWork } from '../engine/time.ts';
 import type { Sandbox } from '../store/store.ts';

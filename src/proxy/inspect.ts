@@ -1,7 +1,7 @@
 // An exchange the proxy forwarded, checked on both sides once the client has its answer: the request
 // as the simulator checks it (check-request.ts), the answer as the contract suite checks it
-// (check-response.ts). A side that was not seen whole (the client went away, the upstream did not
-// answer) is not checked.
+// (check-response.ts), whose fields the document does not name are notes, not violations. A side
+// that was not seen whole (the client went away, the upstream did not answer) is not checked.
 
 import type { IncomingHttpHeaders } from 'node:http';
 import type { RouteTable } from '../contract/routes.ts';
@@ -32,13 +32,17 @@ export async function inspect(routes: RouteTable, sent: SentRequest, forwarded: 
     time: now.toISOString(),
   });
   const violations = forwarded.requestComplete ? checked.findings.map(located('request')) : [];
+  const notes: Violation[] = [];
   // An answer to a request outside the document has nothing to be checked against.
   if (answer && checked.documented) {
-    violations.push(...(await checkResponse(sent.method, pathname, answer)).map(located('response')));
+    const response = await checkResponse(sent.method, pathname, answer);
+    violations.push(...response.violations.map(located('response')));
+    notes.push(...response.notes.map(located('response')));
   }
   return {
     operation: checked.operation,
     violations,
+    notes,
     upstreamError: forwarded.failure !== undefined && forwarded.failure.kind !== 'client_gone',
     unchecked: forwarded.requestBody.kind === 'unreadable' || (answer !== undefined && answer.body.kind !== 'kept'),
   };

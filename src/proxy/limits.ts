@@ -31,6 +31,13 @@ export const MAX_RESPONSE_BODY_BYTES = 8 * 1024 * 1024;
 export const MAX_LISTED_VIOLATIONS = 100;
 
 /**
+ * Fields the document does not name listed per operation as notes (each once, with a count). A
+ * platform purchase carries about 40 that an older document may not name; past the limit an
+ * upstream answering ever new keys would grow the tally, so later ones share one entry `(other fields)`.
+ */
+export const MAX_NOTED_FIELDS = 100;
+
+/**
  * Entries of the tally for requests that name no operation of the document (`GET /wp-login.php`):
  * scanners would otherwise add one per path. Past it they share one entry per method.
  */

@@ -2,7 +2,9 @@
 // listening socket, the tally and the report files. Every request is forwarded to the upstream and its
 // answer returned unchanged (forward.ts); once the client has its answer, both sides are checked
 // against openapi.yaml with the validators the simulator and the contract suite use (inspect.ts), and
-// each violation is logged as one line and counted (tally.ts). Paths under /__proxy/ are the proxy's
+// each violation is logged as one line and counted (tally.ts); so is each field of an answer the
+// document does not name, as a note (logged the first time an operation shows it, never a violation).
+// Paths under /__proxy/ are the proxy's
 // own and never forwarded: GET /__proxy/report answers the tally. stop() writes the report files.
 // Only the CLI (and the proxy's tests) import this room; it imports the contract's validators, never the server.
 
@@ -11,7 +13,7 @@ import { Agent as HttpAgent, createServer, type IncomingMessage, type ServerResp
 import { Agent as HttpsAgent } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { dirname, resolve } from 'node:path';
-import { documentOperations } from '../../contract-tests/lib/document.ts';
+import { loadReadings } from '../../contract-tests/lib/document.ts';
 import { buildRouteTable } from '../contract/routes.ts';
 import { loadSpec } from '../contract/spec.ts';
 import { proxyErrors, sendError } from './errors.ts';
@@ -19,7 +21,7 @@ import { forward, type Forwarded, type Upstream } from './forward.ts';
 import { inspect, type SentRequest } from './inspect.ts';
 import { toJUnit } from './junit.ts';
 import { CUT_SETTLE_MS, DEFAULT_PROXY_PORT, STOP_GRACE_MS, UPSTREAM_TIMEOUT_MS } from './limits.ts';
-import { Tally, violationLine, type ProxyReport } from './tally.ts';
+import { noteLine, Tally, violationLine, type ProxyReport } from './tally.ts';
 import { listen } from '../http/listen.ts';
 
 export interface ProxyOptions {
@@ -71,8 +73,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const check = (sent: SentRequest, forwarded: Forwarded) => {
     const done = inspect(routes, sent, forwarded, new Date()).then(
       (exchange) => {
-        tally.record(exchange);
+        const firstNotes = tally.record(exchange);
         for (const violation of exchange.violations) log(violationLine(exchange.operation.name, violation));
+        for (const note of firstNotes) log(noteLine(exchange.operation.name, note));
       },
       (error: Error) => log(`${new Date().toISOString()} proxy: ${sent.method} ${sent.url} could not be checked: ${error.message}`),
     );
@@ -98,9 +101,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       check(sent, forwarded);
     });
   });
-  // Prism's reading of the document takes half a second of CPU in one piece: done before listening,
-  // so that it holds up no exchange. ajv's validators compile in small steps once listening.
-  await documentOperations();
+  // Prism's reading of the document takes half a second of CPU in one piece (twice: the platform's
+  // reading and, for its notes, the full one): done before listening, so that it holds up no exchange.
+  // ajv's validators compile in small steps once listening.
+  await loadReadings({ platform: true });
   await listen(server, options.port ?? DEFAULT_PROXY_PORT, options.host ?? '127.0.0.1');
   void routes.warmUp();
   const { address, port } = server.address() as AddressInfo;
@@ -151,8 +155,10 @@ async function writeReports(report: ProxyReport, options: ProxyOptions, log: (li
   if (options.reportFile) await write(options.reportFile, `${JSON.stringify(report, null, 2)}\n`, 'report');
   if (options.junitFile) await write(options.junitFile, toJUnit(report), 'JUnit');
   const operations = Object.values(report.operations).filter((operation) => operation.violations > 0).length;
+  const noted = Object.values(report.operations).filter((operation) => operation.notes > 0).length;
   log(
     `billing-sim proxy: ${report.exchanges} exchange(s), ${report.violations} violation(s) in ${operations} operation(s)` +
+      (report.notes ? `, ${report.notes} note(s) (fields openapi.yaml does not name) in ${noted} operation(s)` : '') +
       (written.length ? `; wrote ${written.join(', ')}` : ''),
   );
 }

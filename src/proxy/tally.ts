@@ -1,8 +1,10 @@
-// The proxy's record of what it saw: per operation, how many exchanges and violations, and the first
-// violations themselves. It is what `GET /__proxy/report` answers and what stop() writes. Bounded:
-// MAX_LISTED_VIOLATIONS per operation, MAX_UNKNOWN_PATHS entries for paths outside the document.
+// The proxy's record of what it saw: per operation, how many exchanges and violations, the first
+// violations themselves, and the notes: each field of its answers the document does not name, once,
+// with how many answers had it (never a violation). It is what `GET /__proxy/report` answers and what
+// stop() writes. Bounded: MAX_LISTED_VIOLATIONS and MAX_NOTED_FIELDS per operation, MAX_UNKNOWN_PATHS
+// entries for paths outside the document.
 
-import { MAX_LISTED_VIOLATIONS, MAX_UNKNOWN_PATHS } from './limits.ts';
+import { MAX_LISTED_VIOLATIONS, MAX_NOTED_FIELDS, MAX_UNKNOWN_PATHS } from './limits.ts';
 
 /** Something the document does not allow, found on one side of an exchange. */
 export interface Finding {
@@ -25,6 +27,25 @@ export interface Violation extends Finding {
 }
 
 /** The operation of the document an exchange addressed, or what it addressed when there is none. */
+/** A field of an operation's answers the document does not name: a note, counted once, never a violation. */
+export interface NotedField {
+  side: 'response';
+  part: string;
+  /** Dotted, array positions as `*` (`results.*.company_id`); `(other fields)` for those past MAX_NOTED_FIELDS. */
+  field: string;
+  message: string;
+  /** How many answers had it. */
+  exchanges: number;
+  /** The first exchange that showed it: method and URL as the client sent them, the upstream's status, when. */
+  method: string;
+  url: string;
+  status?: number;
+  time: string;
+}
+
+/** The entry of the fields past MAX_NOTED_FIELDS of one operation. */
+export const OTHER_FIELDS = '(other fields)';
+
 export interface OperationRef {
   /** The operationId; for a request the document has no operation for, `METHOD path`. */
   name: string;
@@ -45,6 +66,10 @@ export interface OperationReport {
   unchecked: number;
   /** The first MAX_LISTED_VIOLATIONS violations, in the order seen. */
   listed: Violation[];
+  /** How many fields its answers had that the document does not name (entries of `noted`). */
+  notes: number;
+  /** Those fields, in the order first seen: at most MAX_NOTED_FIELDS, then one `(other fields)`. */
+  noted: NotedField[];
 }
 
 export interface ProxyReport {
@@ -53,6 +78,8 @@ export interface ProxyReport {
   started: string;
   exchanges: number;
   violations: number;
+  /** Fields the answers had that the document does not name, counted once per operation: never a violation. */
+  notes: number;
   /** By operationId (or `METHOD path` for a request outside the document). */
   operations: Record<string, OperationReport>;
 }
@@ -60,6 +87,8 @@ export interface ProxyReport {
 export interface Exchange {
   operation: OperationRef;
   violations: Violation[];
+  /** The answer's fields the document does not name, each once. */
+  notes: Violation[];
   upstreamError: boolean;
   unchecked: boolean;
 }
@@ -73,7 +102,8 @@ export class Tally {
     private readonly started: Date,
   ) {}
 
-  record(exchange: Exchange): void {
+  /** Counts the exchange; answers the notes it is the first to show (for the log, which names each once). */
+  record(exchange: Exchange): Violation[] {
     const entry = this.entryFor(exchange.operation);
     entry.exchanges += 1;
     entry.violations += exchange.violations.length;
@@ -82,18 +112,36 @@ export class Tally {
     for (const violation of exchange.violations) {
       if (entry.listed.length < MAX_LISTED_VIOLATIONS) entry.listed.push(violation);
     }
+    const first: Violation[] = [];
+    for (const note of exchange.notes) {
+      const listed = entry.noted.length < MAX_NOTED_FIELDS || entry.noted.some((seen) => seen.field === note.field);
+      const field = listed ? note.field! : OTHER_FIELDS;
+      const seen = entry.noted.find((noted) => noted.field === field);
+      if (seen) {
+        seen.exchanges += 1;
+        continue;
+      }
+      const { side, part, message, method, url, status, time } = note;
+      entry.noted.push({ side: side as 'response', part, field, message, exchanges: 1, method, url, ...(status === undefined ? {} : { status }), time });
+      entry.notes = entry.noted.length;
+      if (listed) first.push(note);
+    }
+    return first;
   }
 
   report(): ProxyReport {
     // By name: a stable order, to compare the reports of two runs.
     const entries = [...this.operations.entries()].sort(([a], [b]) => a.localeCompare(b));
     // Names hold client-sent paths: own keys through fromEntries, never a plain object's setter.
-    const operations: Record<string, OperationReport> = Object.fromEntries(entries.map(([name, entry]) => [name, { ...entry, listed: [...entry.listed] }]));
+    const operations: Record<string, OperationReport> = Object.fromEntries(
+      entries.map(([name, entry]) => [name, { ...entry, listed: [...entry.listed], noted: entry.noted.map((noted) => ({ ...noted })) }]),
+    );
     return {
       upstream: this.upstream,
       started: this.started.toISOString(),
       exchanges: entries.reduce((sum, [, entry]) => sum + entry.exchanges, 0),
       violations: entries.reduce((sum, [, entry]) => sum + entry.violations, 0),
+      notes: entries.reduce((sum, [, entry]) => sum + entry.notes, 0),
       operations,
     };
   }
@@ -111,7 +159,7 @@ export class Tally {
     }
     let entry = this.operations.get(name);
     if (!entry) {
-      entry = { method: operation.method, path, exchanges: 0, violations: 0, upstream_errors: 0, unchecked: 0, listed: [] };
+      entry = { method: operation.method, path, exchanges: 0, violations: 0, upstream_errors: 0, unchecked: 0, listed: [], notes: 0, noted: [] };
       this.operations.set(name, entry);
     }
     return entry;
@@ -126,4 +174,12 @@ export function violationLine(operation: string, violation: Violation): string {
   const where = `${violation.side} ${violation.part}${violation.field === undefined ? '' : ` ${violation.field}`}`;
   const answer = violation.status === undefined ? 'no answer' : String(violation.status);
   return `${violation.time} violation ${operation} ${where}: ${violation.message} (${violation.method} ${violation.url} → ${answer})`;
+}
+
+/**
+ * The log line of a note, logged the first time an operation's answer has the field, e.g.
+ * `2026-01-30T09:00:03.100Z note getPurchase response body company_id: a field openapi.yaml does not name (GET /api/v1/purchases/…/ → 200)`.
+ */
+export function noteLine(operation: string, note: Violation): string {
+  return violationLine(operation, note).replace(/^(\S+) violation /, '$1 note ');
 }

@@ -13,7 +13,7 @@
 
 import type { Clock, Ids } from '../domain/context.ts';
 import { unixSeconds } from '../domain/context.ts';
-import { clockAt, clockView } from '../engine/clock.ts';
+import { clockAt, clockView } from '../domain/sandbox-clock.ts';
 import { held, snapshotOf, type SnapshotDocument } from './snapshot.ts';
 import { fromSnapshot, toSnapshot, type Checkpoint, type Sandbox } from './store.ts';
 

@@ -6,7 +6,7 @@
 // - the clock is written as the API shows it, {now, frozen}, at the instant of export: a running
 //   clock's offset from wall time means nothing in another process, its current instant does;
 // - a purchase has its checkout_url, absolute on the sandbox's last origin, as the API answers it
-//   (the store keeps it empty: engine/sandboxes.ts checkoutPath), in purchases and events' payloads;
+//   (the store keeps it empty: present/purchases.ts checkoutPath), in purchases and events' payloads;
 // - jobs are listed in the order they fall due, not in the queue's heap order.
 // An import gets a new sandbox id, so it never replaces a sandbox, and `seededIds` false, so a reset
 // of the copy does not draw the default sandbox's ids again. Objects keep their ids, unless one of
@@ -21,15 +21,15 @@ import type { ValidateFunction } from 'ajv';
 import type { Clock, Ids } from '../domain/context.ts';
 import { errors, type ErrorDetail } from '../domain/errors.ts';
 import type { Purchase, PurchaseView, SimEvent } from '../domain/types.ts';
-import { withCheckoutUrl, type CheckoutScope } from '../engine/sandboxes.ts';
+import { withCheckoutUrl, type CheckoutScope } from '../present/purchases.ts';
 import { toFieldErrors } from '../contract/ajv-errors.ts';
 import { compileComponent } from '../contract/schemas.ts';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { clockAt, clockView, sandboxNow } from '../engine/clock.ts';
+import { clockAt, clockView, sandboxNow, type SandboxClockState } from '../domain/sandbox-clock.ts';
 import { findInconsistency } from './snapshot-checks.ts';
 import { inSlices } from './slices.ts';
 import { upgradeSnapshotDocument } from './upgrade.ts';
-import { fromSnapshot, MAPS, toSnapshot, type MapField, type Sandbox, type SandboxClockState, type SandboxOrigin, type SandboxSnapshot, type Store } from './store.ts';
+import { fromSnapshot, MAPS, toSnapshot, type MapField, type Sandbox, type SandboxOrigin, type SandboxSnapshot, type Store } from './store.ts';
 
 /**
  * The value of `billing_sim_snapshot`: the format's version, changed with any change of the format.
@@ -165,7 +165,7 @@ export async function importSnapshot(document: SnapshotDocument, store: Store, i
 
 /**
  * A sandbox created with a seed names itself in its checkout paths (`/checkout/{sandbox_id}/{id}/`,
- * engine/sandboxes.ts checkoutPath): in the copy they name the copy, `id`, wherever they occur. A
+ * present/purchases.ts checkoutPath): in the copy they name the copy, `id`, wherever they occur. A
  * purchase's own checkout_url is emptied on import and derived again; those in the JSON of queued
  * webhook bodies are text, and are rewritten here.
  */

@@ -2,7 +2,8 @@
 // SQLite database (better-sqlite3, WAL), one row per object. Each turn's changes, as the sandbox's
 // ChangeSet noted them, are written in one transaction before the turn's answer goes out (a long
 // advance also between its slices: engine/time.ts, RunOptions.checkpoint), so the
-// cost of a write is the size of what it changed, never the size of the store.
+// cost of a write is the size of what it changed, never the size of the store. Opening the file is
+// sqlite-open.ts; the rows a sandbox, or a turn's changes, are written as, sqlite-writes.ts.
 //
 // Rows (the schema is in sqlite-schema.ts): `sandboxes` (the scalar header as JSON, the webhook
 // signing key apart, since it rarely changes, and `rows`, whose rows are its: its id, unless a
@@ -20,16 +21,15 @@
 // second of them (synchronous=NORMAL in WAL mode syncs at checkpoints, not at every commit).
 
 import { randomUUID } from 'node:crypto';
-import { closeSync, existsSync, openSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import { ApiError, ALL, errors } from '../domain/errors.ts';
-import type { ChangeSet } from './changes.ts';
-import { DataFileError, logRow, type LOGS, readSandboxes, rememberingStringify, type StoredSandbox, withUnreadPayloads } from './sqlite-rows.ts';
-import { checkFormat, describeOpenError, FORMAT, prepare, SCHEMA, SCHEMA_VERSION, type Statements, UPGRADE_FROM_1 } from './sqlite-schema.ts';
 import { inSlices } from './slices.ts';
+import { openDataFile } from './sqlite-open.ts';
+import { DataFileError, readSandboxes, type StoredSandbox, withUnreadPayloads } from './sqlite-rows.ts';
+import { prepare, type Statements } from './sqlite-schema.ts';
 import { chunkOf, RowSlices, startOfCopy } from './sqlite-slices.ts';
-import { fromSnapshot, MAPS, sandboxHeader, type Checkpoint, type Sandbox, type SandboxSnapshot, type Store } from './store.ts';
+import { emailsSeen, eventsSeen, hasChanges, keyText, rowWrites, type Saved, savedState, writeChanges } from './sqlite-writes.ts';
+import { fromSnapshot, sandboxHeader, type Checkpoint, type Sandbox, type SandboxSnapshot, type Store } from './store.ts';
 import { upgradeDataFileSandbox } from './upgrade.ts';
 
 export { DataFileError };
@@ -48,17 +48,6 @@ export interface SqliteStoreOptions {
   validate?: (snapshot: SandboxSnapshot) => string | null;
   /** Failures to write, which the client sees only as a 503. */
   report?: (line: string) => void;
-}
-
-/** What the file holds for a sandbox since its last write: compared, so an unchanged header is not rewritten. */
-interface Saved {
-  header: string;
-  /** The key object saved: it is made once and replaced whole, so a change is a new object (no JSON of the PEMs per turn). */
-  signingKey: Sandbox['signingKey'];
-  eventsDropped: number;
-  outboxDropped: number;
-  /** Whose rows are the sandbox's: its own id, or after a restore the id its copy of the checkpoint's rows was made under. */
-  rows: string;
 }
 
 export class SqliteStore implements Store {
@@ -91,51 +80,12 @@ export class SqliteStore implements Store {
    * a missing folder, a file that is not a billing-sim database, or contents that fail validation;
    * such a file is never written to.
    */
-  static async open(file: string, options: SqliteStoreOptions = {}): Promise<SqliteStore> {
-    const path = resolve(file);
-    if (!existsSync(dirname(path))) throw new DataFileError(file, `the folder ${dirname(path)} does not exist`);
-    if (existsSync(path) && !statSync(path).isFile()) throw new DataFileError(file, 'is not a file');
-    // Loaded only with --data: the in-memory simulator never needs the native module.
-    const { default: BetterSqlite } = await import('better-sqlite3').catch((error: Error) => {
-      throw new DataFileError(file, `better-sqlite3 could not be loaded (${error.message}); reinstall with its install script allowed`);
+  static open(file: string, options: SqliteStoreOptions = {}): Promise<SqliteStore> {
+    return openDataFile(file, (db) => {
+      const store = new SqliteStore(db, file, options);
+      store.loadAll();
+      return store;
     });
-    const isNew = !existsSync(path) || statSync(path).size === 0;
-    // SQLite creates the file 0644; make it 0600 first (it holds the webhook signing keys). The WAL
-    // file takes the database file's mode.
-    if (isNew) closeSync(openSync(path, 'a', 0o600));
-    let db: Database | undefined;
-    try {
-      // timeout 0: a file held by another process is refused at once, not after a 5 s wait.
-      db = new BetterSqlite(path, { fileMustExist: true, timeout: 0 });
-      // One process per file: a second simulator on the same file would overwrite the first's writes.
-      db.pragma('locking_mode = EXCLUSIVE');
-      // Only reads until the file is known to be ours: switching another program's database to WAL
-      // would rewrite its header.
-      const schema = isNew ? undefined : checkFormat(db, file);
-      db.pragma('journal_mode = WAL');
-      db.pragma('synchronous = NORMAL');
-      if (isNew) {
-        db.exec(SCHEMA);
-        db.prepare('INSERT INTO meta (key, value) VALUES (?, ?), (?, ?)').run('format', FORMAT, 'schema', SCHEMA_VERSION);
-      }
-      const opened = db;
-      // A file of format 1 gets the checkpoints table in the transaction that reads it: a file that fails
-      // to load is rolled back, left exactly as it was.
-      return opened.transaction(() => {
-        if (schema === '1') {
-          opened.exec(UPGRADE_FROM_1);
-          opened.prepare("UPDATE meta SET value = ? WHERE key = 'schema'").run(SCHEMA_VERSION);
-        }
-        const store = new SqliteStore(opened, file, options);
-        store.loadAll();
-        return store;
-      })();
-    } catch (error) {
-      db?.close();
-      if (error instanceof DataFileError) throw error;
-      const { code } = error as { code?: string };
-      throw new DataFileError(file, describeOpenError(error as Error & { code?: string }), code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED');
-    }
   }
 
   /** How many seeded ids the file says were drawn before (0 for a new file). */
@@ -168,7 +118,7 @@ export class SqliteStore implements Store {
     const rows = old === undefined ? sandbox.id : randomUUID();
     this.write(`save sandbox ${sandbox.id}`, () => {
       this.statements.putSandbox.run(sandbox.id, header, keyText(sandbox), rows === sandbox.id ? null : rows);
-      for (const row of this.rowWrites(rows, sandbox)) row();
+      for (const row of rowWrites(this.statements, rows, sandbox)) row();
     });
     this.unreadable.delete(sandbox.id);
     this.adopt(sandbox, rows, header);
@@ -183,7 +133,7 @@ export class SqliteStore implements Store {
    * start. Nothing else holds the sandbox yet, so nothing changes it meanwhile.
    */
   async add(sandbox: Sandbox): Promise<void> {
-    const writes = this.rowWrites(sandbox.id, sandbox);
+    const writes = rowWrites(this.statements, sandbox.id, sandbox);
     const what = `save sandbox ${sandbox.id}`;
     await this.inSlices(what, chunkOf(writes));
     const header = JSON.stringify(sandboxHeader(sandbox));
@@ -203,7 +153,7 @@ export class SqliteStore implements Store {
     }
     try {
       this.write(`save sandbox ${sandbox.id}`, () => {
-        this.writeChanges(sandbox, saved.rows, changes);
+        writeChanges(this.statements, sandbox, saved.rows, changes);
         if (sandbox.eventsDropped > saved.eventsDropped) this.statements.dropLog.run(saved.rows, 'events', sandbox.eventsDropped);
         if (sandbox.outboxDropped > saved.outboxDropped) this.statements.dropLog.run(saved.rows, 'outbox', sandbox.outboxDropped);
         if (header !== saved.header || keyChanged) this.statements.updateHeader.run(header, keyText(sandbox), sandbox.id);
@@ -316,42 +266,6 @@ export class SqliteStore implements Store {
     if (this.db.open) this.db.close();
   }
 
-  /** The writes of every record, event, e-mail and job of the sandbox as rows of `ownerId`, one row each, in order. */
-  private *rowWrites(ownerId: string, state: Sandbox): Generator<() => void> {
-    const { upsertRecord, insertLog, insertJob } = this.statements;
-    for (const field of MAPS) {
-      for (const [key, value] of state[field] as Iterable<[string, unknown]>) yield () => upsertRecord.run(ownerId, field, key, JSON.stringify(value));
-    }
-    // An event's (an e-mail's) seq is its place in the sandbox's whole history, so dropping the oldest renumbers nothing.
-    for (const [i, event] of state.events.entries()) yield () => insertLog.run(ownerId, 'events', state.eventsDropped + i, ...logRow(event));
-    for (const [i, email] of state.outbox.entries()) yield () => insertLog.run(ownerId, 'outbox', state.outboxDropped + i, ...logRow(email));
-    for (const job of state.jobs) yield () => insertJob.run(ownerId, job.seq, JSON.stringify(job));
-  }
-
-  private writeChanges(sandbox: Sandbox, rows: string, changes: ChangeSet): void {
-    const { upsertRecord, updateRecord, deleteRecord, insertLog, insertJob, deleteJob } = this.statements;
-    // What a turn changed, so a few hundred billings at most between an advance's slices: their
-    // JSON may be held until the write ends (put() writes every record, and remembers none).
-    const stringify = rememberingStringify();
-    for (const [collection, keys] of changes.keys) {
-      const map = sandbox[collection as (typeof MAPS)[number]] as Map<string, unknown>;
-      for (const [key, change] of keys) {
-        // An insert (a key new to the Map, or deleted and set again) goes to the end of the order.
-        if (change === 'delete') deleteRecord.run(rows, collection, key);
-        else if (change === 'insert') upsertRecord.run(rows, collection, key, stringify(map.get(key)));
-        else updateRecord.run(stringify(map.get(key)), rows, collection, key);
-      }
-    }
-    // Events (e-mails) recorded and dropped again within the turn (a long advance) are never written.
-    const newRows = (kind: (typeof LOGS)[number], log: object[], dropped: number, saved: number) => {
-      for (let seq = Math.max(saved, dropped); seq < dropped + log.length; seq += 1) insertLog.run(rows, kind, seq, ...logRow(log[seq - dropped]!, stringify));
-    };
-    newRows('events', sandbox.events, sandbox.eventsDropped, changes.eventsSaved);
-    newRows('outbox', sandbox.outbox, sandbox.outboxDropped, changes.outboxSaved);
-    for (const seq of changes.jobsRemoved) deleteJob.run(rows, seq);
-    for (const [seq, job] of changes.jobsAdded) insertJob.run(rows, seq, JSON.stringify(job));
-  }
-
   /** Runs `work` and the ids position in one transaction; a failure is reported and becomes a 503. */
   private write(what: string, work: () => void): void {
     const position = this.idsPosition();
@@ -429,31 +343,4 @@ function loaded(stored: StoredSandbox): Sandbox {
   const sandbox = fromSnapshot(stored.snapshot);
   sandbox.checkpoints = stored.checkpoints;
   return sandbox;
-}
-
-function keyText(sandbox: Pick<Sandbox, 'signingKey'>): string | null {
-  return sandbox.signingKey === null ? null : JSON.stringify(sandbox.signingKey);
-}
-
-/** How many events the sandbox has recorded in all, dropped ones included. */
-const eventsSeen = (sandbox: Sandbox): number => sandbox.eventsDropped + sandbox.events.length;
-/** How many e-mails the sandbox has sent in all, dropped ones included. */
-const emailsSeen = (sandbox: Sandbox): number => sandbox.outboxDropped + sandbox.outbox.length;
-
-const savedState = (sandbox: Sandbox, rows: string, header: string): Saved => ({
-  rows,
-  header,
-  signingKey: sandbox.signingKey,
-  eventsDropped: sandbox.eventsDropped,
-  outboxDropped: sandbox.outboxDropped,
-});
-
-function hasChanges(sandbox: Sandbox, changes: ChangeSet): boolean {
-  return (
-    changes.keys.size > 0 ||
-    changes.jobsAdded.size > 0 ||
-    changes.jobsRemoved.size > 0 ||
-    eventsSeen(sandbox) !== changes.eventsSaved ||
-    emailsSeen(sandbox) !== changes.outboxSaved
-  );
 }

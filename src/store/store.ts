@@ -17,15 +17,8 @@ import type {
 import type { DeclineCode } from '../domain/decline-codes.ts';
 import type { Job } from '../domain/jobs.ts';
 import type { ChaosMark, WebhookChaos } from '../domain/webhook-chaos.ts';
+import type { SandboxClockState } from '../domain/sandbox-clock.ts';
 import { ChangeSet, TrackedMap } from './changes.ts';
-
-export interface SandboxClockState {
-  frozen: boolean;
-  /** The frozen instant (ms); for a running clock, the instant at which it was last set. */
-  nowMs: number;
-  /** Running clocks: sandbox time = wall time + offsetMs. */
-  offsetMs: number;
-}
 
 export interface SandboxOrigin {
   /** Whether the sandbox was seeded from fixtures/, so that a reset seeds it again. */
@@ -39,6 +32,12 @@ export interface SandboxOrigin {
    * every sandbox of that seed. Absent in data of earlier versions: false.
    */
   ownIds?: boolean;
+  /**
+   * Created with `strict` (POST /sim/v1/sandboxes): an /api/v1 body field the operation does not
+   * define, or a read-only one, is refused (400 `unknown_field` / `read_only`) rather than ignored
+   * (http/lenient.ts). Written only when true; absent (data of earlier versions too): false.
+   */
+  strict?: boolean;
 }
 
 /** What the billing engine keeps of a subscriber beyond its public fields. */

@@ -7,7 +7,7 @@
 // platform's 100 characters, and it loses event names
 // the platform does not have; one that listened to nothing else is removed with its deliveries, as it
 // would never receive anything again. Records of format 2 written before a field was added gain it
-// too (`addLaterFields`): a saved token's outcome becomes a sequence of one, an e-mail gains its
+// too (`addLaterFields`): a card's expiry becomes integers, a saved token's outcome becomes a sequence of one, an e-mail gains its
 // subject (derived from its purchase as it is now), a delivery its place in the delivery log. What is
 // not a record of the expected kind is left as it is, for the schema to name: this runs on documents
 // from outside before any check.
@@ -221,10 +221,35 @@ function addPlatformFields(sandbox: Loose): void {
   }
 }
 
+/**
+ * A card kept by billing-sim 0.3 had its expiry as two-digit strings ("01", "29"); the platform sends
+ * integers (`expiry_month: 10, expiry_year: 24`), and so does the store now. Cards are kept on the
+ * attempts of purchases; a frozen card shared by several attempts is replaced by one integer copy.
+ */
+function integerExpiries(sandbox: Loose): void {
+  const copies = new Map<Loose, Loose>();
+  for (const purchase of records(sandbox.purchases)) {
+    const data = purchase.transaction_data;
+    if (!isObject(data) || !Array.isArray(data.attempts) || !data.attempts.some((tried) => isObject(tried) && isObject(tried.extra) && typeof tried.extra.expiry_month === 'string')) continue;
+    const attempts = data.attempts.map((tried: unknown) => {
+      if (!isObject(tried) || !isObject(tried.extra) || typeof tried.extra.expiry_month !== 'string') return tried;
+      const card = tried.extra;
+      let copy = copies.get(card);
+      if (!copy) copies.set(card, (copy = { ...card, expiry_month: toInteger(card.expiry_month), expiry_year: toInteger(card.expiry_year) }));
+      return { ...tried, extra: copy };
+    });
+    purchase.transaction_data = { ...data, attempts };
+  }
+}
+
+/** "07" → 7; anything that is not two digits is left for the schema to name. */
+const toInteger = (value: unknown): unknown => (typeof value === 'string' && /^\d{1,2}$/.test(value) ? Number(value) : value);
+
 /** Fields added within format 2, given to records written before them; idempotent. */
 export function addLaterFields(sandbox: unknown): void {
   if (!isObject(sandbox)) return;
   addPlatformFields(sandbox);
+  integerExpiries(sandbox);
   upgradeTokenOutcomes(sandbox);
   addSubjects(sandbox);
   upgradeDeliveries(sandbox);

@@ -167,7 +167,7 @@ function notices(view: CheckoutView): SafeHtml {
 
 /** The platform's payform sends a payer who gives up to the purchase's cancel_redirect; the purchase stays as it is. */
 function cancelLink({ purchase, brandName }: CheckoutView): SafeHtml {
-  return purchase.cancel_redirect === null ? html`` : html`<a id="cancel" class="cancel" href="${purchase.cancel_redirect}">Cancel and return to ${brandName}</a>`;
+  return !purchase.cancel_redirect ? html`` : html`<a id="cancel" class="cancel" href="${purchase.cancel_redirect}">Cancel and return to ${brandName}</a>`;
 }
 
 function paymentForm(view: CheckoutView): SafeHtml {

@@ -16,7 +16,7 @@ import { withStatus } from '../domain/purchases.ts';
 import type { Input, Purchase } from '../domain/types.ts';
 import { chargeWithToken, declineSavedCard, payAtCheckout } from '../engine/payments.ts';
 import { savePurchase } from '../engine/records.ts';
-import { checkoutPath } from '../engine/sandboxes.ts';
+import { checkoutPath } from '../present/purchases.ts';
 import { clientTokens } from '../engine/tokens.ts';
 import { toApiError } from '../http/errors.ts';
 import type { Services } from '../http/handler.ts';
@@ -163,7 +163,8 @@ export function checkoutRouter(services: Services): Router {
       try {
         const paid = pay(sandbox, purchase, form, ctx);
         changed(services, sandbox);
-        return { redirect: (paid.status === 'error' ? paid.failure_redirect : paid.success_redirect) ?? checkoutPath(sandbox, paid.id) };
+        // "" is the platform's unset URL, as null is: the status page then.
+        return { redirect: (paid.status === 'error' ? paid.failure_redirect : paid.success_redirect) || checkoutPath(sandbox, paid.id) };
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         // A refused payment changes nothing: the page again, with why.

@@ -53,7 +53,7 @@ async function act(owner, action, work) {
 function payResult(p) {
   if (p.status === 'error') return `Declined (${declineReason(p) ?? 'no reason given'}); still payable.`;
   const saved = p.is_recurring_token ? '; card saved for later charges' : '';
-  const method = p.transaction_data?.payment_method ?? '—';
+  const method = p.transaction_data?.payment_method || '—';
   const done = { paid: 'Paid', hold: 'Authorised (hold), awaiting capture,', pending_execute: 'Collected; the bank executes it later,' }[p.status] ?? `Now ${p.status},`;
   return `${done} with ${method}${saved}.`;
 }

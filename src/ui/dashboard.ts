@@ -1,5 +1,5 @@
-// The QA dashboard at `/`: a server-rendered shell whose sections a small static script
-// (dashboard-browser.js, served as /ui/dashboard.js, no build step) fills by calling the API with
+// The QA dashboard at `/`: a server-rendered shell whose sections small static scripts (started by
+// dashboard-browser.js, served as /ui/dashboard.js, no build step) fill by calling the API with
 // the sandbox token (from the link's `#token=`, `?token=`, or pasted here). The page holds no
 // sandbox state of its own: everything it shows is what a client of the API sees, and every action
 // is a request of the public API (/api/v1 or /sim/v1) with that token, after which it reads again.
@@ -17,9 +17,11 @@ import { html, page, raw, type SafeHtml } from './html.ts';
  * in the order the page loads them: the others only define, and the view (dashboard.js) starts.
  */
 const SCRIPTS: Record<string, string> = {
+  'dashboard-base.js': 'dashboard-base.js',
   'dashboard-actions.js': 'dashboard-actions.js',
   'dashboard-create.js': 'dashboard-create.js',
   'dashboard-checkpoints.js': 'dashboard-checkpoints.js',
+  'dashboard-sections.js': 'dashboard-sections.js',
   'dashboard.js': 'dashboard-browser.js',
 };
 
@@ -30,7 +32,7 @@ const ADVANCES = [
 ];
 
 /**
- * Badge colours of purchase statuses (dashboard-browser.js sets `status-{status}`). Each pair keeps
+ * Badge colours of purchase statuses (dashboard-sections.js sets `status-{status}`). Each pair keeps
  * a contrast of at least 4.5:1; the badge's words say the same, for readers who cannot tell colours.
  * Waiting statuses are blue, money reserved or in transit amber, money in green, money given back
  * teal or violet, trouble orange and red; `expired` is solid dark red, as nothing more can happen.

@@ -6,7 +6,7 @@ import { createTemplate } from '../../src/domain/billing-templates.ts';
 import { writeClient } from '../../src/domain/clients.ts';
 import type { Clock, Context, Ids } from '../../src/domain/context.ts';
 import { addSubscriber } from '../../src/engine/billing.ts';
-import { sandboxClock } from '../../src/engine/clock.ts';
+import { sandboxClock } from '../../src/domain/sandbox-clock.ts';
 import { payAtCheckout } from '../../src/engine/payments.ts';
 import { createSandbox } from '../../src/engine/sandboxes.ts';
 import type { Sandbox } from '../../src/store/store.ts';

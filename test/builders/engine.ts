@@ -191,7 +191,16 @@ export const receivedPayment = (amount: number, currency: string, method: string
   paid_on: paidOn,
   remote_paid_on: paidOn,
   payment_method: method,
+  owned_bank_account_id: null,
+  owned_bank_account: null,
+  owned_bank_code: null,
 });
+
+/**
+ * A template's purchase details as a purchase it made answers them: copied 1:1, plus the platform's
+ * checkout fields every purchase carries (DESIGN.md §14; the platform's published purchases).
+ */
+export const asPurchaseDetails = <T extends object>(details: T) => ({ ...details, shipping_options: [], has_upsell_products: false, payment_method_details: {} });
 
 /** What a clock advance reports as processed when it ran nothing. */
 export const NOTHING_PROCESSED = { billings: 0, first_deductions: 0, charges: 0, executions: 0, overdue: 0, expired: 0 };

@@ -68,7 +68,7 @@ function block(lines: string[], first: RegExp): string[] {
   return lines.slice(start, end < 0 ? undefined : end);
 }
 
-/** The totals line, `N passed, N failed, N skipped, N warnings` (the cleanup's report may follow it). */
+/** The totals line, `N passed, N failed, N skipped, N warnings[, N notes]` (the cleanup's report may follow it). */
 const totals = (lines: string[]) => lines.find((line) => /^\d+ passed, /.test(line));
 
 /** The group names of the summary table, between its title and the `all checks` line. */
@@ -140,7 +140,7 @@ describe('the default output, for CI', () => {
 
   it('runs only the groups asked for, and ends with the totals', () => {
     expect(summaryGroups(result.lines)).toEqual(['clients', 'simulator']);
-    expect(totals(result.lines)).toMatch(/^\d+ passed, [1-9]\d* failed, 6 skipped, [1-9]\d* warnings?$/);
+    expect(totals(result.lines)).toMatch(/^\d+ passed, [1-9]\d* failed, 6 skipped, [1-9]\d* warnings?(, \d+ notes?)?$/);
   });
 
   describe('the JUnit report', () => {
@@ -219,7 +219,7 @@ describe('--level', () => {
     expect(result.stdout).not.toContain('CLI-LIST-NEWEST-FIRST');
     // The simulator group has only informative checks: nothing of it runs, nothing is skipped.
     expect(summaryGroups(result.lines)).toEqual(['clients']);
-    expect(totals(result.lines)).toMatch(/^\d+ passed, [1-9]\d* failed, 0 skipped, 0 warnings$/);
+    expect(totals(result.lines)).toMatch(/^\d+ passed, [1-9]\d* failed, 0 skipped, 0 warnings(, \d+ notes?)?$/);
   }, 120_000);
 
   it('informative: runs only the informative checks, which warn and do not fail the run', async () => {
@@ -227,7 +227,7 @@ describe('--level', () => {
     expect(result.code, result.stdout.slice(-3000)).toBe(0);
     expect(result.stdout).not.toMatch(/normative/);
     expect(result.stdout).toContain('⚠ [CLI-LIST-NEWEST-FIRST] informative — ');
-    expect(totals(result.lines)).toMatch(/^\d+ passed, 0 failed, 0 skipped, [1-9]\d* warnings?$/);
+    expect(totals(result.lines)).toMatch(/^\d+ passed, 0 failed, 0 skipped, [1-9]\d* warnings?(, \d+ notes?)?$/);
   }, 120_000);
 });
 

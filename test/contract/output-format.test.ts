@@ -164,6 +164,54 @@ describe('the JUnit XML of results', () => {
   });
 });
 
+// Fields a target answered that openapi.yaml does not name (DESIGN.md §14): notes, "counted in the
+// summary and the report", never a failure.
+describe('notes: fields the target answered that the document does not name', () => {
+  const note = (operation: string, field: string) => ({ operation, field, message: 'a field openapi.yaml does not name' });
+  const noted: RunResults = {
+    checks: [
+      { ...base, id: 'CLI-CREATE', title: 'creates', level: 'normative', cites: 'openapi.yaml#createClient', outcome: 'passed', notes: [note('createClient', 'client_type'), note('createClient', 'delivery_methods')] },
+      { ...base, id: 'CLI-GET', title: 'reads', level: 'normative', cites: 'openapi.yaml#getClient', outcome: 'passed', notes: [note('createClient', 'client_type'), note('getClient', 'client_type')] },
+      {
+        ...base,
+        group: 'purchases',
+        id: 'PUR-GET',
+        title: 'a purchase',
+        level: 'normative',
+        cites: 'openapi.yaml#getPurchase',
+        outcome: 'passed',
+        notes: Array.from({ length: 14 }, (_, i) => note('getPurchase', `field_${String(i).padStart(2, '0')}`)),
+      },
+    ] satisfies CheckResult[],
+    errors: [],
+  };
+
+  it('are listed first, one line per operation, each (operation, field) once, and counted on the totals line; nothing fails', () => {
+    const lines = summaryLines(noted, false);
+    expect(lines).toContain('Notes (fields the target answered that openapi.yaml does not name; they never fail a check):');
+    expect(lines).toContain('ℹ createClient: client_type, delivery_methods');
+    expect(lines).toContain('ℹ getClient: client_type');
+    expect(lines.find((line) => line.startsWith('ℹ getPurchase: '))).toMatch(/field_11, … and 2 more \(--verbose lists them\)$/);
+    expect(summaryLines(noted, true).find((line) => line.startsWith('ℹ getPurchase: '))).toMatch(/field_13$/);
+    expect(lines.at(-1)).toBe('3 passed, 0 failed, 0 skipped, 0 warnings, 17 notes');
+    // A run without notes says nothing of them.
+    expect(summaryLines(RESULTS, false).join('\n')).not.toMatch(/note/i);
+  });
+
+  it('in the JUnit XML: a property and a NOTE line of the check that saw them, the count of the group; no failure', () => {
+    const xml = junitXml(noted, new Date('2026-01-30T12:00:00Z'));
+    expect(XMLValidator.validate(xml)).toBe(true);
+    const parsed = new XMLParser({ ignoreAttributes: false, isArray: (name) => ['testsuite', 'testcase', 'property'].includes(name) }).parse(xml);
+    expect(parsed.testsuites).toMatchObject({ '@_failures': '0', '@_skipped': '0' });
+    const clients = parsed.testsuites.testsuite.find((suite: any) => suite['@_name'] === 'clients');
+    expect(clients.properties.property).toContainEqual({ '@_name': 'notes', '@_value': '3' });
+    const created = clients.testcase.find((c: any) => c['@_name'].startsWith('CLI-CREATE '));
+    expect(created.failure).toBeUndefined();
+    expect(created.properties.property).toContainEqual({ '@_name': 'note', '@_value': 'createClient client_type: a field openapi.yaml does not name' });
+    expect(created['system-out']).toBe('NOTE createClient client_type: a field openapi.yaml does not name\nNOTE createClient delivery_methods: a field openapi.yaml does not name');
+  });
+});
+
 describe('the groups --group takes', () => {
   it('are the top-level describes of the check files, several files making one group', () => {
     const groups = knownGroups();

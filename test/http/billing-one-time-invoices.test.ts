@@ -6,7 +6,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { useHarness } from '../support/harness.ts';
-import { expectRejected, makeClient, outbox, purchases, sandboxAt, type Box, type Errors, type Purchase } from '../builders/engine.ts';
+import { expectRejected, makeClient, outbox, purchases, sandboxAt, tokenBox, type Box, type Errors, type Purchase } from '../builders/engine.ts';
 
 const h = useHarness();
 
@@ -64,7 +64,8 @@ describe('POST /billing/', () => {
     const res = await send(box, { brand_id: box.brandId, purchase, ...fields, clients: [{ client_id: client.id, payment_method_whitelist: ['visa'] }] });
     expect(res.status, res.text).toBe(201);
     const [viaBilling] = res.body as Purchase[];
-    const differs = ['id', 'billing_template_id', 'checkout_url'];
+    // reference_generated is made from the id.
+    const differs = ['id', 'reference_generated', 'billing_template_id', 'checkout_url'];
     const without = (p: Purchase) => Object.fromEntries(Object.entries(p).filter(([name]) => !differs.includes(name)));
     expect(without(viaBilling!)).toEqual(without(viaTemplate));
     expect(viaBilling!.billing_template_id).toBeNull();
@@ -110,8 +111,9 @@ describe('POST /billing/', () => {
     expect(await purchases(box)).toHaveLength(1);
   });
 
-  it('clients: at least one BillingTemplateClient with a client_id; a field it does not define is unknown_field', async () => {
-    const box = await sandboxAt(h, '2026-01-30T12:00:00Z');
+  it('clients: at least one BillingTemplateClient with a client_id; a field it does not define is unknown_field (strict)', async () => {
+    const strict = await h.newSandbox({ now: '2026-01-30T12:00:00Z', strict: true });
+    const box = tokenBox(h, strict.token, strict.brandId);
     const client = await makeClient(box);
     expectRejected(await send(box, billingBody(box, [])), 'clients', 'min_items');
     const { clients: _clients, ...withoutClients } = billingBody(box, []);
@@ -120,6 +122,15 @@ describe('POST /billing/', () => {
     const misspelt = await send(box, billingBody(box, [], { clients: [{ client_id: client.id, clientid: client.id }] }));
     expectRejected(misspelt, 'clients.0.clientid', 'unknown_field');
     expect(Object.keys(misspelt.body as Errors)).toEqual(['clients.0.clientid']);
+  });
+
+  it('outside a strict sandbox a field of clients[] it does not define is ignored and named', async () => {
+    const box = await sandboxAt(h, '2026-01-30T12:00:00Z');
+    const client = await makeClient(box);
+    const res = await send(box, billingBody(box, [], { clients: [{ client_id: client.id, clientid: client.id }] }));
+    expect(res.status, res.text).toBe(201);
+    expect(res.headers['billing-sim-ignored']).toBe('clients.0.clientid');
+    expect(await purchases(box)).toHaveLength(1);
   });
 
   it('another sandbox\'s client is an unknown client', async () => {

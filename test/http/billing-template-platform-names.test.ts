@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { useHarness } from '../support/harness.ts';
 import { oneTimeBody, subscriptionBody } from '../builders/templates.ts';
-import { expectRejected, launchSubscriber, makeClient, sandboxAt, type Box, type Errors } from '../builders/engine.ts';
+import { expectRejected, launchSubscriber, makeClient, sandboxAt, tokenBox, type Box, type Errors } from '../builders/engine.ts';
 
 const h = useHarness();
 
@@ -133,9 +133,15 @@ describe("the platform's invoice_* names of a template", () => {
     expect(Object.keys(res.body as Errors)).toEqual(['invoice_due']);
   });
 
-  it('subscription_active stays refused (unknown_field): no source settles what false means', async () => {
+  it('subscription_active stays undefined (no source settles what false means): refused (unknown_field) when strict, ignored and named otherwise', async () => {
+    const strict = await h.newSandbox({ now: '2026-01-30T12:00:00Z', strict: true });
+    const strictBox = tokenBox(h, strict.token, strict.brandId);
+    expectRejected(await strictBox.req('POST', '/api/v1/billing_templates/', subscriptionBody(strictBox.brandId, { subscription_active: true })), 'subscription_active', 'unknown_field');
     const box = await sandboxAt(h, '2026-01-30T12:00:00Z');
-    expectRejected(await box.req('POST', '/api/v1/billing_templates/', subscriptionBody(box.brandId, { subscription_active: true })), 'subscription_active', 'unknown_field');
+    const res = await box.req('POST', '/api/v1/billing_templates/', subscriptionBody(box.brandId, { subscription_active: false }));
+    expect(res.status, res.text).toBe(201);
+    expect(res.headers['billing-sim-ignored']).toBe('subscription_active');
+    expect(res.body).not.toHaveProperty('subscription_active');
   });
 });
 

@@ -1,6 +1,7 @@
 // Card details after a card payment (DESIGN.md §11): the attempt's `extra` and
 // `transaction_data.extra` carry what the platform gives and its WooCommerce plugin stores with a
-// saved card (`card_brand`, `masked_pan`, `expiry_month`, `expiry_year` as two digits,
+// saved card (`card_brand`, `masked_pan`, `expiry_month` and `expiry_year` as integers, the year in
+// two digits, as the platform sends them (its published deliveries: `10`, `24`), `card_issuer`,
 // `cardholder_name`, `card_issuer_country`, `card_type`), from the test card of the payment or the
 // platform's documented test card. The plugin reads them on the purchase it was paid with, or,
 // when a token paid it, on the purchase whose `recurring_token` it is.
@@ -32,10 +33,11 @@ const charge = (box: Box, purchaseId: string, token: string) => box.req('POST', 
 const TEST_VISA = {
   card_brand: 'visa',
   masked_pan: '444433******1111',
-  // The sandbox clock's month, three years on.
-  expiry_month: '02',
-  expiry_year: '29',
+  // The sandbox clock's month, three years on: integers, as the platform sends them.
+  expiry_month: 2,
+  expiry_year: 29,
   cardholder_name: 'Ada Lovelace',
+  card_issuer: '',
   card_issuer_country: 'MY',
   card_type: 'credit',
 };
@@ -59,9 +61,10 @@ describe('after a card payment transaction_data carries card_brand, masked_pan, 
     expect(paid.transaction_data.extra).toEqual({
       card_brand: 'mastercard',
       masked_pan: '555555******4444',
-      expiry_month: '07',
-      expiry_year: '31',
+      expiry_month: 7,
+      expiry_year: 31,
       cardholder_name: 'GRACE HOPPER',
+      card_issuer: '',
       card_issuer_country: 'MY',
       card_type: 'credit',
     });
@@ -79,7 +82,7 @@ describe('after a card payment transaction_data carries card_brand, masked_pan, 
     const saving = await createPurchase(box, client.id);
     await payPurchase(box, saving.id, { method: 'visa', save_token: true, card: { number: '4242424242424242', cardholder_name: 'Ada L', expiry: '11/30' } });
     expect((await tokensOf(box, client.id)).map((t) => t.description)).toEqual(['•••• 4242']);
-    const card = { ...TEST_VISA, masked_pan: '424242******4242', cardholder_name: 'Ada L', expiry_month: '11', expiry_year: '30' };
+    const card = { ...TEST_VISA, masked_pan: '424242******4242', cardholder_name: 'Ada L', expiry_month: 11, expiry_year: 30 };
 
     const renewal = await createPurchase(box, client.id);
     const res = await charge(box, renewal.id, saving.id);
@@ -189,7 +192,7 @@ describe('the checkout page\'s card fields', () => {
     const typed = await createPurchase(box, client.id);
     const sent = await post(typed, { pay_with: 'method:visa', card_number: '4111 1111 1111 1111', cardholder_name: 'Ada Lovelace', card_expiry: '09/28' });
     expect(sent.status, sent.text).toBe(303);
-    expect((await getPurchase(box, typed.id)).transaction_data.extra).toMatchObject({ masked_pan: '411111******1111', expiry_month: '09', expiry_year: '28' });
+    expect((await getPurchase(box, typed.id)).transaction_data.extra).toMatchObject({ masked_pan: '411111******1111', expiry_month: 9, expiry_year: 28 });
 
     const blank = await createPurchase(box, client.id);
     expect((await post(blank, { pay_with: 'method:visa', card_number: '', cardholder_name: '', card_expiry: '' })).status).toBe(303);

@@ -53,15 +53,24 @@ describe('clients', () => {
     expect((await h.request('DELETE', `/api/v1/clients/${id}/`, { token })).status).toBe(404);
   });
 
-  it('rejects a bad e-mail and a changed read-only id, and changes nothing', async () => {
-    const { id } = (await h.request('POST', '/api/v1/clients/', { body: clientBody({ email: 'keep@example.com' }) })).body as Client;
-    const bad = await h.request('PATCH', `/api/v1/clients/${id}/`, { body: { email: 'not an e-mail' } });
+  it('rejects a bad e-mail and, in a strict sandbox, a changed read-only id, and changes nothing', async () => {
+    const { token } = await h.newSandbox({ strict: true });
+    const { id } = (await h.request('POST', '/api/v1/clients/', { token, body: clientBody({ email: 'keep@example.com' }) })).body as Client;
+    const bad = await h.request('PATCH', `/api/v1/clients/${id}/`, { token, body: { email: 'not an e-mail' } });
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body as object)).toEqual(['email']);
-    const readOnly = await h.request('PATCH', `/api/v1/clients/${id}/`, { body: { id: '6b042125-686a-43e0-8a68-23cf5bee102e', full_name: 'Changed?' } });
+    const readOnly = await h.request('PATCH', `/api/v1/clients/${id}/`, { token, body: { id: '6b042125-686a-43e0-8a68-23cf5bee102e', full_name: 'Changed?' } });
     expect(readOnly.status).toBe(400);
     expect((readOnly.body as Record<string, { code: string }[]>).id?.[0]?.code).toBe('read_only');
-    expect(((await h.request('GET', `/api/v1/clients/${id}/`)).body as Client)).toMatchObject({ email: 'keep@example.com', full_name: 'Ada Lovelace' });
+    expect(((await h.request('GET', `/api/v1/clients/${id}/`, { token })).body as Client)).toMatchObject({ email: 'keep@example.com', full_name: 'Ada Lovelace' });
+  });
+
+  it('a changed read-only id is ignored (named in Billing-Sim-Ignored): the client keeps its id, the rest of the PATCH applies', async () => {
+    const { id } = (await h.request('POST', '/api/v1/clients/', { body: clientBody({ email: 'kept-id@example.com' }) })).body as Client;
+    const patched = await h.request('PATCH', `/api/v1/clients/${id}/`, { body: { id: '6b042125-686a-43e0-8a68-23cf5bee102e', full_name: 'Changed' } });
+    expect(patched.status).toBe(200);
+    expect(patched.headers['billing-sim-ignored']).toBe('id');
+    expect(((await h.request('GET', `/api/v1/clients/${id}/`)).body as Client)).toMatchObject({ id, email: 'kept-id@example.com', full_name: 'Changed' });
   });
 
   it('lists newest first in pages with absolute next and previous links', async () => {

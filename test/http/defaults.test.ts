@@ -196,6 +196,11 @@ const CASES: Record<string, () => Promise<Case>> = {
         const clients = await h.request('GET', '/api/v1/clients/', { token: answer.token as string });
         return (clients.body as { results: unknown[] }).results.length > 0;
       },
+      // A strict sandbox refuses an unknown body field; one that is not ignores it.
+      strict: async (answer) => {
+        const client = await h.request('POST', '/api/v1/clients/', { token: answer.token as string, body: { email: 'strict@example.com', nickname: 'x' } });
+        return client.status === 400;
+      },
     },
   }),
   payPurchase: async () => {

@@ -7,7 +7,7 @@ import { advance, createPurchase, events, generated, getPurchase, getSubscriber,
 import { createTemplate } from '../../src/domain/billing-templates.ts';
 import { writeClient } from '../../src/domain/clients.ts';
 import { addSubscriber } from '../../src/engine/billing.ts';
-import { sandboxClock } from '../../src/engine/clock.ts';
+import { sandboxClock } from '../../src/domain/sandbox-clock.ts';
 import { createIds } from '../../src/engine/ids.ts';
 import { createSandbox } from '../../src/engine/sandboxes.ts';
 import { advance as advanceSandbox } from '../../src/engine/time.ts';

@@ -204,20 +204,33 @@ describe('POST /purchases/ as the platform\'s client code sends it', () => {
 
   it('defaults of the platform\'s fields on a purchase that sends none', async () => {
     const purchase = (await h.request('POST', '/api/v1/purchases/', { body: purchaseBody({ client: { email: 'a@example.com' } }) })).body as Purchase;
-    expect(purchase).toMatchObject({ reference: '', creator_agent: '', platform: 'api', success_callback: null, cancel_redirect: null, upsell_campaigns: [], referral_campaign_id: null });
+    // An unset URL is answered "", as the platform's published purchases show it (DESIGN.md §14).
+    expect(purchase).toMatchObject({ reference: '', creator_agent: '', platform: 'api', success_callback: '', cancel_redirect: '', upsell_campaigns: [], referral_campaign_id: null });
     expect(purchase.client).toMatchObject({ personal_code: '', shipping_street_address: '', brand_name: '', bank_account: '', bank_code: '' });
   });
 
-  it('a misspelt field is still refused with unknown_field, and nothing is created', async () => {
-    const count = async () => ((await h.request('GET', '/api/v1/purchases/')).body as { results: unknown[] }).results.length;
+  it('a misspelt field is still refused with unknown_field in a strict sandbox, and nothing is created', async () => {
+    const { token, brandId } = await h.newSandbox({ strict: true });
+    const count = async () => ((await h.request('GET', '/api/v1/purchases/', { token })).body as { results: unknown[] }).results.length;
     const before = await count();
     const misspelt = await h.request('POST', '/api/v1/purchases/', {
-      body: { ...purchaseBody({ client: { email: 'a@example.com', shiping_city: 'KL' } }), succes_callback: 'https://x.example/', purchase: { products: [{ name: 'A', price: 1 }], total_overide: 1 } },
+      token,
+      body: { ...purchaseBody({ client: { email: 'a@example.com', shiping_city: 'KL' } }), brand_id: brandId, succes_callback: 'https://x.example/', purchase: { products: [{ name: 'A', price: 1 }], total_overide: 1 } },
     });
     expect(misspelt.status).toBe(400);
     expect(Object.keys(misspelt.body as object).sort()).toEqual(['client.shiping_city', 'purchase.total_overide', 'succes_callback']);
     expect(Object.values(misspelt.body as Record<string, { code: string }[]>).every((list) => list[0]!.code === 'unknown_field')).toBe(true);
     expect(await count()).toBe(before);
+  });
+
+  it('elsewhere a misspelt field is ignored, as the platform ignores it: named in Billing-Sim-Ignored, and it sets nothing', async () => {
+    const created = await h.request('POST', '/api/v1/purchases/', {
+      body: { ...purchaseBody({ client: { email: 'a@example.com', shiping_city: 'KL' } }), succes_callback: 'https://x.example/', purchase: { products: [{ name: 'A', price: 1 }], total_overide: 1 } },
+    });
+    expect(created.status, created.text).toBe(201);
+    expect(created.headers['billing-sim-ignored']!.split(', ').sort()).toEqual(['client.shiping_city', 'purchase.total_overide', 'succes_callback']);
+    const purchase = created.body as Purchase;
+    expect([purchase.client.shipping_city, purchase.success_callback, purchase.purchase.total_override, purchase.purchase.total]).toEqual(['', '', null, 1]);
   });
 
   it('a redirect or callback must be an http(s) URL without spaces', async () => {

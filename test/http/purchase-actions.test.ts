@@ -13,6 +13,7 @@ import {
   eventTypesOf,
   expectRejected,
   getPurchase,
+  makeClient,
   outbox,
   payPurchase,
   receivedPayment,
@@ -22,6 +23,7 @@ import {
   subscribe,
   subscriberBody,
   getSubscriber,
+  tokenBox,
   type Box,
   type Purchase,
 } from '../builders/engine.ts';
@@ -41,13 +43,22 @@ async function ok(box: Box, purchase: Purchase, action: string, body?: unknown):
   return res.body;
 }
 
-/** A purchase of 2200 paid with skip_capture: its money is on `hold`. */
-async function held(sendReceipt = false) {
-  const { box, client } = await sandboxWithClient(h, NOW);
+/**
+ * A purchase of 2200 paid with skip_capture: its money is on `hold`. `strict`: in a sandbox that
+ * refuses unknown fields and reads no value as another type, as every sandbox once did.
+ */
+async function held(sendReceipt = false, strict = false) {
+  const { box, client } = strict ? await strictSandboxWithClient() : await sandboxWithClient(h, NOW);
   const purchase = await createPurchase(box, client.id, { ...TWENTY_TWO, skip_capture: true, send_receipt: sendReceipt });
   const hold = await payPurchase(box, purchase.id, { method: 'visa' });
   expect(hold.status).toBe('hold');
   return { box, client, purchase: hold };
+}
+
+async function strictSandboxWithClient() {
+  const { token, brandId } = await h.newSandbox({ now: NOW, frozen: true, strict: true });
+  const box = tokenBox(h, token, brandId);
+  return { box, client: await makeClient(box) };
 }
 
 /** A purchase of 2200 paid by card. */
@@ -62,7 +73,8 @@ describe('a new purchase carries the platform\'s fields', () => {
     const { box, client } = await sandboxWithClient(h, NOW);
     const purchase = await createPurchase(box, client.id);
     expect(purchase).toMatchObject({
-      transaction_data: { payment_method: null, country: null, attempts: [] },
+      // "" where nothing was tried, as the platform's published purchase.created; its flow `payform`.
+      transaction_data: { payment_method: '', flow: 'payform', country: '', attempts: [] },
       refundable_amount: 0,
       refund_availability: 'none',
       marked_as_paid: false,
@@ -73,10 +85,12 @@ describe('a new purchase carries the platform\'s fields', () => {
     const { purchase } = await paid();
     // The platform's 3D Secure test card, the default of a mastercard payment.
     const card = expect.objectContaining({ card_brand: 'mastercard', masked_pan: '555555******4444', card_type: 'credit' });
+    // The country is the card's issuing country (the client's, else MY), as on the platform's card payments.
     expect(purchase.transaction_data).toEqual({
       payment_method: 'mastercard',
-      country: null,
-      attempts: [{ type: 'execute', successful: true, payment_method: 'mastercard', country: null, client_ip: null, processing_time: 0, extra: card, error: null }],
+      flow: 'payform',
+      country: 'MY',
+      attempts: [{ type: 'execute', successful: true, payment_method: 'mastercard', flow: 'payform', country: 'MY', client_ip: '', processing_time: 0, fee_amount: 0, extra: card, error: null }],
       extra: card,
     });
     expect(purchase.payment).toEqual(receivedPayment(2200, 'EUR', 'mastercard', at(NOW)));
@@ -117,11 +131,21 @@ describe('POST /purchases/{id}/capture/', () => {
     expect(captured.refundable_amount).toBe(1500);
   });
 
-  it('amount 0, a fraction or a string → 400 naming amount; an unknown field → 400 unknown_field', async () => {
-    const { box, purchase } = await held();
+  it('amount 0, a fraction or a string → 400 naming amount; an unknown field → 400 unknown_field (strict)', async () => {
+    const { box, purchase } = await held(false, true);
     for (const amount of [0, 1.5, '100']) expect(Object.keys((await act(box, purchase, 'capture', { amount })).body as object)).toEqual(['amount']);
     expectRejected(await act(box, purchase, 'capture', { amount: 100, reason: 'x' }), 'reason', 'unknown_field');
     expect((await getPurchase(box, purchase.id)).status).toBe('hold');
+  });
+
+  it('outside a strict sandbox amount 0 or a fraction is still refused, "1.5" too; an integral string is read as the amount and an unknown field is ignored', async () => {
+    const { box, purchase } = await held();
+    for (const amount of [0, 1.5, '1.5']) expect(Object.keys((await act(box, purchase, 'capture', { amount })).body as object)).toEqual(['amount']);
+    expect((await getPurchase(box, purchase.id)).status).toBe('hold');
+    const captured = await act(box, purchase, 'capture', { amount: '100', reason: 'x' });
+    expect(captured.status, captured.text).toBe(200);
+    expect(captured.headers['billing-sim-ignored']).toBe('reason');
+    expect((captured.body as Purchase).payment!.amount).toBe(100);
   });
 
   it('only a purchase on hold can be captured: created, paid and released → 400 __all__ purchase_capture_error', async () => {
@@ -147,10 +171,18 @@ describe('POST /purchases/{id}/release/', () => {
     expectRejected(await box.req('POST', `/sim/v1/purchases/${purchase.id}/pay`, {}), '__all__', 'invalid_state');
   });
 
-  it('takes no body: a field → 400 unknown_field', async () => {
-    const { box, purchase } = await held();
+  it('takes no body: a field → 400 unknown_field (strict)', async () => {
+    const { box, purchase } = await held(false, true);
     expectRejected(await act(box, purchase, 'release', { amount: 100 }), 'amount', 'unknown_field');
     expect((await getPurchase(box, purchase.id)).status).toBe('hold');
+  });
+
+  it('takes no body: outside a strict sandbox a field sent is ignored and named, and the hold is released in full', async () => {
+    const { box, purchase } = await held();
+    const released = await act(box, purchase, 'release', { amount: 100 });
+    expect(released.status, released.text).toBe(200);
+    expect(released.headers['billing-sim-ignored']).toBe('amount');
+    expect((released.body as Purchase).status).toBe('released');
   });
 });
 
@@ -312,9 +344,11 @@ describe('POST /purchases/{id}/charge/ declined', () => {
         type: 'recurring_execute',
         successful: false,
         payment_method: 'visa',
-        country: null,
-        client_ip: null,
+        flow: 'payform',
+        country: 'MY',
+        client_ip: '',
         processing_time: 0,
+        fee_amount: 0,
         extra: expect.objectContaining({ card_brand: 'visa', masked_pan: '444433******1111' }),
         error: expect.objectContaining({ code: 'insufficient_funds' }),
       },

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { useHarness } from '../support/harness.ts';
 import {
+  asPurchaseDetails,
   advance,
   at,
   createPurchase,
@@ -168,7 +169,7 @@ describe('one-time templates: POST /billing_templates/{id}/send_invoice/', () =>
       due: at('2026-02-14T00:00:00Z'),
       payment_method_whitelist: ['visa'],
     });
-    expect(invoice.purchase).toEqual(template.purchase);
+    expect(invoice.purchase).toEqual(asPurchaseDetails(template.purchase));
     expect(await outbox(box)).toEqual([{ id: expect.any(String), kind: 'invoice', to: client.email, purchase_id: invoice.id, sent_on: at(NOW), subject: 'Invoice for Setup fee — €49.00' }]);
 
     const second = await send({ client_id: client.id });

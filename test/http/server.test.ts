@@ -56,10 +56,14 @@ describe('server', () => {
     expect(errorBody(res.body).__all__?.[0]?.code).toBe('too_large');
   });
 
-  it('a body field the operation does not define is a 400 unknown_field', async () => {
-    const res = await h.request('POST', '/api/v1/clients/', { body: clientBody({ emial: 'typo@example.com' }) });
+  it('a body field the operation does not define is a 400 unknown_field in a strict sandbox, and ignored and named otherwise', async () => {
+    const { token } = await h.newSandbox({ strict: true });
+    const res = await h.request('POST', '/api/v1/clients/', { token, body: clientBody({ emial: 'typo@example.com' }) });
     expect(res.status).toBe(400);
     expect(errorBody(res.body)).toEqual({ emial: [{ message: expect.any(String), code: 'unknown_field' }] });
+    const lenient = await h.request('POST', '/api/v1/clients/', { body: clientBody({ emial: 'typo@example.com' }) });
+    expect(lenient.status).toBe(201);
+    expect(lenient.headers['billing-sim-ignored']).toBe('emial');
   });
 
   it('a JSON array or scalar where an object belongs is a 400, never a 500', async () => {

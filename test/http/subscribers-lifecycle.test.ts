@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { useHarness } from '../support/harness.ts';
 import {
+  asPurchaseDetails,
   ACTIVE_AT_ONCE,
   advance,
   at,
@@ -90,7 +91,7 @@ describe('add_subscriber: the status table', () => {
       payment: null,
       service_type: null,
     });
-    expect(purchase!.purchase).toEqual(template.purchase);
+    expect(purchase!.purchase).toEqual(asPurchaseDetails(template.purchase));
     expect(purchase!.purchase.total).toBe(3588);
     expect(purchase!.status_history.map((s) => s.status)).toEqual(['created']);
     // "The caller redirects the client to purchase.checkout_url to pay": an absolute URL.

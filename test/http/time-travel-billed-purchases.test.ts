@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { useHarness } from '../support/harness.ts';
 import {
+  asPurchaseDetails,
   ACTIVE_AT_ONCE,
   advance,
   at,
@@ -44,7 +45,7 @@ describe('a billing creates a Purchase', () => {
     await advance(box, { to: '2026-02-03T00:00:00Z' });
     expect((await advance(box, { to: '2026-03-03T00:00:00Z' })).processed).toMatchObject({ ...NONE, billings: 1 });
     const [billed] = await generated(box, template.id);
-    expect(billed!.purchase).toEqual(template.purchase);
+    expect(billed!.purchase).toEqual(asPurchaseDetails(template.purchase));
     expect(billed).toMatchObject({
       client_id: client.id,
       billing_template_id: template.id,

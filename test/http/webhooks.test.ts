@@ -22,6 +22,7 @@ import {
   sandboxAt,
   subscribe,
   subscriberBody,
+  tokenBox,
   type Box,
 } from '../builders/engine.ts';
 
@@ -107,8 +108,9 @@ describe('webhook registrations', () => {
     });
   });
 
-  it('public_key is read-only: sent back unchanged it passes, any other value (or one on create) → 400 read_only', async () => {
-    const box = await sandboxAt(h, '2026-01-30T12:00:00Z');
+  it('public_key is read-only: in a strict sandbox sent back unchanged it passes, any other value (or one on create) → 400 read_only', async () => {
+    const strict = await h.newSandbox({ now: '2026-01-30T12:00:00Z', strict: true });
+    const box = tokenBox(h, strict.token, strict.brandId);
     const webhook = await register(box, '/readonly', { events: ['purchase.paid'] });
     const { callback, events: names, title, all_events, public_key } = webhook;
     const back = await box.req('PUT', `/api/v1/webhooks/${webhook.id}/`, { callback, events: names, title, all_events, public_key });

@@ -167,7 +167,7 @@ export { apiUrl };`,
     }, 240_000);
 
     it('serves the dashboard, its scripts, and the API reference with the Swagger UI it ships', async () => {
-      for (const path of ['/', '/ui/dashboard.js', '/ui/dashboard-actions.js', '/ui/dashboard-create.js', '/ui/dashboard-checkpoints.js', '/docs', '/docs/assets/swagger-ui-bundle.js', '/docs/assets/swagger-ui.css']) {
+      for (const path of ['/', '/ui/dashboard.js', '/ui/dashboard-base.js', '/ui/dashboard-actions.js', '/ui/dashboard-create.js', '/ui/dashboard-checkpoints.js', '/ui/dashboard-sections.js', '/docs', '/docs/assets/swagger-ui-bundle.js', '/docs/assets/swagger-ui.css']) {
         expect((await fetch(`${origin}${path}`)).status, path).toBe(200);
       }
     });

@@ -97,9 +97,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
  */
 export function useHarness(options: HarnessOptions = {}): Harness {
   const shell = {} as Harness;
+  // The first harness of a worker compiles openapi.yaml twice (the app's validators, the document
+  // check's): 6-13 s on a loaded 2-core machine, past vitest's 10 s for a hook. A hang guard, then.
   beforeAll(async () => {
     Object.assign(shell, await startHarness(options));
-  });
+  }, 120_000);
   afterAll(() => shell.close?.());
   return shell;
 }

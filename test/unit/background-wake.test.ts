@@ -4,7 +4,7 @@
 
 import { describe, expect, it, vi } from 'vitest';
 import { Background, SandboxSerial } from '../../src/engine/background.ts';
-import { clockAt } from '../../src/engine/clock.ts';
+import { clockAt } from '../../src/domain/sandbox-clock.ts';
 import { createIds } from '../../src/engine/ids.ts';
 import { schedule } from '../../src/engine/queue.ts';
 import { emptySandbox, MemoryStore, type Sandbox } from '../../src/store/store.ts';

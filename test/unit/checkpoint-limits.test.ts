@@ -5,7 +5,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/domain/errors.ts';
-import { clockAt } from '../../src/engine/clock.ts';
+import { clockAt } from '../../src/domain/sandbox-clock.ts';
 import { createIds } from '../../src/engine/ids.ts';
 import { checkAdvanceFits, checkCheckpointFits, MAX_PURCHASES_PER_SANDBOX, purchasesCounted } from '../../src/engine/limits.ts';
 import { restoredSandbox, takeCheckpoint } from '../../src/store/checkpoints.ts';

@@ -6,7 +6,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { Background, SandboxSerial } from '../../src/engine/background.ts';
-import { clockAt } from '../../src/engine/clock.ts';
+import { clockAt } from '../../src/domain/sandbox-clock.ts';
 import { createIds } from '../../src/engine/ids.ts';
 import { sliceSlackOf } from '../../src/engine/time.ts';
 import { emptySandbox, MemoryStore, type Sandbox, type Store } from '../../src/store/store.ts';

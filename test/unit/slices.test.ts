@@ -5,9 +5,8 @@
 
 import { describe, expect, it } from 'vitest';
 import { createIds } from '../../src/engine/ids.ts';
-import { SLICE_MS } from '../../src/engine/limits.ts';
-import { clockAt } from '../../src/engine/clock.ts';
-import { inSlices } from '../../src/store/slices.ts';
+import { clockAt } from '../../src/domain/sandbox-clock.ts';
+import { inSlices, SLICE_MS } from '../../src/store/slices.ts';
 import { exportSnapshot, importSnapshot } from '../../src/store/snapshot.ts';
 import { emptySandbox, MemoryStore } from '../../src/store/store.ts';
 

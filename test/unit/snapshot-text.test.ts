@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Context } from '../../src/domain/context.ts';
 import { writeClient } from '../../src/domain/clients.ts';
 import { addSubscriber } from '../../src/engine/billing.ts';
-import { sandboxClock } from '../../src/engine/clock.ts';
+import { sandboxClock } from '../../src/domain/sandbox-clock.ts';
 import { createIds } from '../../src/engine/ids.ts';
 import { payAtCheckout } from '../../src/engine/payments.ts';
 import { advance } from '../../src/engine/time.ts';

@@ -107,3 +107,28 @@ describe('records written before the platform\'s request fields (0.3)', () => {
     expect((purchase.client as Record<string, unknown>).cc).not.toBe(CLIENT_DEFAULTS.cc);
   });
 });
+
+describe('cards kept before the platform\'s integer expiry', () => {
+  const card = Object.freeze({ card_brand: 'visa', masked_pan: '444433******1111', expiry_month: '07', expiry_year: '29', cardholder_name: 'Ada', card_issuer_country: 'MY', card_type: 'credit' });
+  const tried = (extra: object) => ({ type: 'execute', successful: true, payment_method: 'visa', country: null, client_ip: null, processing_time: 0, extra, error: null });
+  const purchase = (id: string) => [id, { id, type: 'purchase', transaction_data: { payment_method: 'visa', country: null, attempts: [tried(card), tried({})] } }];
+
+  it('a card\'s two-digit strings become the integers the platform sends (`07` → 7); one card shared by two attempts stays one', () => {
+    const document = { billing_sim_snapshot: 2, sandbox: { purchases: [purchase('p1'), purchase('p2')] } };
+    upgradeSnapshotDocument(document);
+    const attempts = document.sandbox.purchases.map(([, kept]) => (kept as { transaction_data: { attempts: { extra: Record<string, unknown> }[] } }).transaction_data.attempts);
+    expect(attempts[0]![0]!.extra).toEqual({ ...card, expiry_month: 7, expiry_year: 29 });
+    expect(attempts[0]![0]!.extra).toBe(attempts[1]![0]!.extra);
+    expect(attempts[0]![1]!.extra).toEqual({});
+    // Again: nothing left to change.
+    const once = JSON.stringify(document);
+    upgradeSnapshotDocument(document);
+    expect(JSON.stringify(document)).toBe(once);
+  });
+
+  it('an expiry that is not two digits is left as it is, for the schema to name', () => {
+    const document = { billing_sim_snapshot: 2, sandbox: { purchases: [['p1', { id: 'p1', type: 'purchase', transaction_data: { attempts: [tried({ ...card, expiry_month: 'July' })] } }]] } };
+    upgradeSnapshotDocument(document);
+    expect(JSON.stringify(document)).toContain('"expiry_month":"July"');
+  });
+});

@@ -3,7 +3,7 @@
 // A checkpoint's id is drawn from the server's ids, never from a seeded sandbox's own sequence: taking
 // one must not change the ids the sandbox's next objects get.
 
-import { clockView } from '../../engine/clock.ts';
+import { clockView } from '../../domain/sandbox-clock.ts';
 import { checkCheckpointFits } from '../../engine/limits.ts';
 import { notFound } from '../../domain/errors.ts';
 import { checkpointOf, checkpointView, restoredSandbox, takeCheckpoint } from '../../store/checkpoints.ts';

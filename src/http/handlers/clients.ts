@@ -12,7 +12,11 @@ export const clientHandlers: Record<string, SandboxHandler> = {
     return created(client);
   },
 
-  listClients: ({ sandbox, query, url }) => ok(paginate(sandbox.clients.inOrder(), query, url)),
+  listClients: ({ sandbox, query, url }) => {
+    // `?q=EMAIL`: the WHMCS module's look-up (DESIGN.md §14), an exact match whatever the case.
+    const email = typeof query.q === 'string' ? query.q.toLowerCase() : undefined;
+    return ok(paginate(sandbox.clients.inOrder(), query, url, email === undefined ? undefined : (client) => client.email.toLowerCase() === email));
+  },
 
   getClient: ({ sandbox, params }) => ok(find(sandbox.clients, params.id)),
 

@@ -14,17 +14,18 @@ import { deleteToken } from '../../engine/tokens.ts';
 import { sandboxKey } from '../../engine/webhooks.ts';
 import { created, find, ok, type SandboxHandler } from '../handler.ts';
 import { paginate } from '../pagination.ts';
-import { presentPurchase } from '../present.ts';
+import { presentPayment, presentPurchase } from '../present.ts';
 
 export const purchaseHandlers: Record<string, SandboxHandler> = {
-  createPurchase: async ({ sandbox, body, ctx, origin }) => {
+  createPurchase: async ({ sandbox, body, ctx, origin, ip }) => {
     // A `client` object without a client_id creates a client (DESIGN.md §3: "or, on create, a client
     // object"), one per purchase: the platform's docs let a token of one client pay another's purchase,
     // so a shopper's second purchase needs no lookup by e-mail to be charged with the first one's token.
     let client: Client | undefined = sandbox.clients.get(body.client_id as string);
     const newClient = 'client' in body && !('client_id' in body) ? writeClient('create', undefined, body.client as Input, ctx, 'client.') : undefined;
     client ??= newClient;
-    const purchase = createPurchase(body, { brandIds: sandbox.brands.map((brand) => brand.id), client }, ctx);
+    // The platform's created_from_ip: the address of the request that created it.
+    const purchase = { ...createPurchase(body, { brandIds: sandbox.brands.map((brand) => brand.id), client }, ctx), created_from_ip: ip };
     // The key that will sign its success_callback, made now off the event loop rather than in the turn that pays it.
     if (callbackUrl(purchase) !== null) await sandboxKey(sandbox);
     if (newClient) sandbox.clients.set(newClient.id, newClient);
@@ -61,7 +62,7 @@ export const purchaseHandlers: Record<string, SandboxHandler> = {
 
   releasePurchase: ({ sandbox, params, ctx, origin }) => ok(presentPurchase(release(sandbox, find(sandbox.purchases, params.id), ctx), sandbox, origin)),
 
-  refundPurchase: ({ sandbox, params, body, ctx }) => ok(refund(sandbox, find(sandbox.purchases, params.id), body, ctx)),
+  refundPurchase: ({ sandbox, params, body, ctx }) => ok(presentPayment(refund(sandbox, find(sandbox.purchases, params.id), body, ctx), sandbox)),
 
   markPurchaseAsPaid: ({ sandbox, params, body, ctx, origin }) =>
     ok(presentPurchase(markAsPaid(sandbox, find(sandbox.purchases, params.id), body, ctx), sandbox, origin)),

@@ -3,8 +3,8 @@
 // recorded (events, e-mails, webhook deliveries) is listed by sim-records.ts.
 
 import { ApiError, emptyFieldErrors, errors, fieldError } from '../../domain/errors.ts';
-import type { Input } from '../../domain/types.ts';
-import { clockView, setFrozen } from '../../engine/clock.ts';
+import type { Input, IssuerDetails } from '../../domain/types.ts';
+import { clockView, setFrozen } from '../../domain/sandbox-clock.ts';
 import { createSandbox, DEFAULT_SEED, resetSandbox } from '../../engine/sandboxes.ts';
 import { checkClockInstant } from '../../domain/clock-bounds.ts';
 import { advance } from '../../engine/time.ts';
@@ -49,6 +49,8 @@ function newSandbox(body: Input, services: Services): Sandbox {
       seed: (body.seed as number | undefined) ?? DEFAULT_SEED,
       // With a seed, the sandbox's object ids are its own sequence of that seed: the same on every run.
       ownIds: body.seed !== undefined,
+      strict: body.strict === true,
+      ...(body.brand !== undefined && { brand: body.brand as Partial<IssuerDetails> }),
     },
     services.clock,
     services.ids,

@@ -1,8 +1,17 @@
 // A sandbox's virtual clock: frozen (it moves only when advanced) or running (wall time plus an
-// offset, so setting a running clock to a date keeps it ticking from there).
+// offset, so setting a running clock to a date keeps it ticking from there). Pure arithmetic on the
+// clock's state and an injected wall clock, so the engine and the store (snapshots, checkpoints)
+// share it without the store importing the engine.
 
-import type { Clock } from '../domain/context.ts';
-import type { SandboxClockState } from '../store/store.ts';
+import type { Clock } from './context.ts';
+
+export interface SandboxClockState {
+  frozen: boolean;
+  /** The frozen instant (ms); for a running clock, the instant at which it was last set. */
+  nowMs: number;
+  /** Running clocks: sandbox time = wall time + offsetMs. */
+  offsetMs: number;
+}
 
 export function sandboxNow(state: SandboxClockState, wall: Clock): number {
   return state.frozen ? state.nowMs : wall.now() + state.offsetMs;

@@ -1,0 +1,141 @@
+// The fields of the platform's own objects that the simulator makes when it answers (DESIGN.md §14,
+// src/present/): where each comes from, that none is stored, that a request cannot set any of them,
+// and that the same object is answered the same way by the API, a webhook, /sim/v1/events and after
+// a snapshot's round trip. The list of fields and their sources is docs/fidelity.md, "Objects".
+
+import { describe, expect, it } from 'vitest';
+import { useHarness } from '../support/harness.ts';
+import { createPurchase, events, expectRejected, getPurchase, makeClient, payPurchase, sandboxAt, tokenBox, type Box, type Purchase } from '../builders/engine.ts';
+
+const h = useHarness();
+const NOW = '2026-12-31T23:30:00Z';
+
+type Answered = Purchase & Record<string, unknown>;
+
+const BRAND = {
+  brand_name: 'Kedai Contoh',
+  legal_name: 'Kedai Contoh Sdn. Bhd.',
+  registration_number: '202401012345',
+  legal_street_address: '12 Jalan Ampang',
+  legal_city: 'Kuala Lumpur',
+  legal_zip_code: '50450',
+  legal_country: 'MY',
+  bank_accounts: [{ bank_account: '514011223344', bank_code: 'MBB' }],
+};
+
+describe('purchases answer the fields of the platform\'s own purchases', () => {
+  it('issuer_details are the brand\'s legal details given by POST /sim/v1/sandboxes {brand}; the fields left out take the defaults', async () => {
+    const { token, brandId } = await h.newSandbox({ now: NOW, brand: BRAND });
+    const box = tokenBox(h, token, brandId);
+    const purchase = (await createPurchase(box, (await makeClient(box)).id)) as Answered;
+    expect(purchase.issuer_details).toEqual({ ...BRAND, tax_number: '', website: '' });
+    // A sandbox created without one shows a fictitious company under the brand's name.
+    const plain = await sandboxAt(h, NOW);
+    const other = (await createPurchase(plain, (await makeClient(plain)).id)) as Answered;
+    expect(other.issuer_details).toMatchObject({ brand_name: 'Sandbox brand', legal_country: 'MY', bank_accounts: [expect.objectContaining({ bank_code: expect.any(String) })] });
+  });
+
+  it('a brand with a bad field is refused, naming it, and no sandbox is made', async () => {
+    const bad = await h.request('POST', '/sim/v1/sandboxes', { token: null, body: { brand: { legal_country: 'Malaysia', bank_accounts: [{ bank_code: 'MBB' }] } } });
+    expect(bad.status).toBe(400);
+    expect(Object.keys(bad.body as object).sort()).toEqual(['brand.bank_accounts.0.bank_account', 'brand.legal_country']);
+  });
+
+  it('company_id is the sandbox\'s; created_from_ip the address that created it; reference_generated is made from the id, the same on every answer', async () => {
+    const box = await sandboxAt(h, NOW);
+    const client = await makeClient(box);
+    const first = (await createPurchase(box, client.id)) as Answered;
+    const second = (await createPurchase(box, client.id)) as Answered;
+    expect(first.company_id).toBe(second.company_id);
+    expect(first.created_from_ip).toBe('127.0.0.1');
+    expect(first.reference_generated).toMatch(/^CH\d+$/);
+    expect(first.reference_generated).not.toBe(second.reference_generated);
+    expect(((await getPurchase(box, first.id)) as Answered).reference_generated).toBe(first.reference_generated);
+    expect(first).toMatchObject({ user_id: null, order_id: null, product: 'purchases', invoice_url: null, direct_post_url: null, can_retrieve: false, can_chargeback: false });
+  });
+
+  it('viewed_on is null until the checkout page is first opened, then that instant, kept after payment', async () => {
+    const box = await sandboxAt(h, NOW);
+    const purchase = (await createPurchase(box, (await makeClient(box)).id)) as Answered;
+    expect(purchase.viewed_on).toBeNull();
+    expect((await fetch(purchase.checkout_url)).status).toBe(200);
+    const viewed = (await getPurchase(box, purchase.id)) as Answered;
+    expect(viewed.viewed_on).toBe(Date.parse(NOW) / 1000);
+    const paid = (await payPurchase(box, purchase.id, { method: 'visa' })) as Answered;
+    expect(paid.viewed_on).toBe(viewed.viewed_on);
+  });
+
+  it('a purchase a billing made was created by no request: created_from_ip ""', async () => {
+    const box = await sandboxAt(h, NOW);
+    const client = await makeClient(box);
+    const template = await box.req('POST', '/api/v1/billing_templates/', {
+      brand_id: box.brandId,
+      is_subscription: false,
+      due: Date.parse('2027-01-31T00:00:00Z') / 1000,
+      purchase: { currency: 'MYR', products: [{ name: 'Plan', price: 1000 }] },
+    });
+    const invoice = await box.req('POST', `/api/v1/billing_templates/${(template.body as { id: string }).id}/send_invoice/`, { client_id: client.id });
+    expect(invoice.status, invoice.text).toBe(201);
+    expect((invoice.body as Answered).created_from_ip).toBe('');
+  });
+});
+
+describe('a refund\'s Payment answers the fields of the platform\'s payment.refunded', () => {
+  it('its references name the purchase, its extra the card that paid and the amount refunded', async () => {
+    const box = await sandboxAt(h, NOW);
+    const purchase = await createPurchase(box, (await makeClient(box, { full_name: 'Siti' })).id);
+    const paid = (await payPurchase(box, purchase.id, { method: 'visa' })) as Answered;
+    const refund = await box.req('POST', `/api/v1/purchases/${purchase.id}/refund/`, { amount: 500 });
+    expect(refund.status, refund.text).toBe(200);
+    const payment = refund.body as Record<string, any>;
+    expect(payment.related_to).toEqual({ type: 'purchase', id: purchase.id, reference: paid.reference_generated });
+    expect(payment.payment.description).toBe(`Refund: ${paid.reference_generated}`);
+    expect(payment.reference_generated).toMatch(/^\d+$/);
+    expect(payment.transaction_data.extra).toEqual({ ...(paid.transaction_data.extra as object), amount: 500 });
+    expect(payment.client).toMatchObject({ client_id: null, first_name: '', last_name: '', full_name: 'Siti', client_type: null });
+    expect(payment).toMatchObject({ user_id: null, reference: '', fee_amount: 0, refund_availability: 'none', account_extra: {}, audit_log_entries: [], account_fx_rate: null });
+    // /sim/v1/events shows the same Payment as the answer.
+    const recorded = (await events(box)).find((event) => event.event_type === 'payment.refunded')!;
+    expect(recorded.payload).toEqual(payment);
+  });
+});
+
+describe('what an answer makes is never taken from a request', () => {
+  const strictBox = async (): Promise<Box> => {
+    const { token, brandId } = await h.newSandbox({ now: NOW, strict: true });
+    return tokenBox(h, token, brandId);
+  };
+
+  for (const [field, value] of [
+    ['company_id', '6b042125-686a-43e0-8a68-23cf5bee102e'],
+    ['order_id', '1001'],
+    ['reference_generated', 'CH1'],
+    ['issuer_details', { ...BRAND, tax_number: '', website: '' }],
+    ['viewed_on', 1],
+  ] as const) {
+    it(`${field} on create: ignored by default, 400 read_only in a strict sandbox`, async () => {
+      const box = await sandboxAt(h, NOW);
+      const client = await makeClient(box);
+      const body = { brand_id: box.brandId, client_id: client.id, purchase: { products: [{ name: 'A', price: 100 }] }, [field]: value };
+      const made = await box.req('POST', '/api/v1/purchases/', body);
+      expect(made.status, made.text).toBe(201);
+      expect((made.body as Answered)[field]).not.toEqual(value);
+      expect(made.headers['billing-sim-ignored']).toBe(field);
+      const strict = await strictBox();
+      expectRejected(await strict.req('POST', '/api/v1/purchases/', { ...body, brand_id: strict.brandId, client_id: (await makeClient(strict)).id }), field, 'read_only');
+    });
+  }
+
+  it('the checkout fields of purchase details and the client\'s delivery_methods: 400 read_only in a strict sandbox, nothing created', async () => {
+    const strict = await strictBox();
+    const client = await makeClient(strict);
+    const base = { brand_id: strict.brandId, client_id: client.id, purchase: { products: [{ name: 'A', price: 100 }] } };
+    expectRejected(await strict.req('POST', '/api/v1/purchases/', { ...base, purchase: { ...base.purchase, shipping_options: [] } }), 'purchase.shipping_options', 'read_only');
+    expectRejected(
+      await strict.req('POST', '/api/v1/purchases/', { brand_id: strict.brandId, client: { email: 'a@example.com', delivery_methods: [] }, purchase: base.purchase }),
+      'client.delivery_methods',
+      'read_only',
+    );
+    expect(((await strict.req('GET', '/api/v1/purchases/')).body as { results: unknown[] }).results).toEqual([]);
+  });
+});
