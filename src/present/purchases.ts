@@ -110,16 +110,18 @@ export function purchaseView(purchase: Purchase, scope: PresentScope, origin: st
 export type PlatformPurchase = ReturnType<typeof purchaseView>;
 
 /**
- * Each purchase's answer, made once per version of the record and origin: a purchase is replaced on
- * every change, never changed in place (domain/purchases.ts), so its answer stays what it was. A
- * list page answered again, or a purchase polled for its status, costs no new object.
+ * Each purchase's answer, made once per version of the record, sandbox and origin: a purchase is
+ * replaced on every change, never changed in place (domain/purchases.ts), so its answer stays what it
+ * was. A list page answered again, or a purchase polled for its status, costs no new object. A record
+ * may be shared by two sandboxes (a checkpoint's fork holds its origin's records until they change),
+ * whose answers differ (company, checkout link): the cached answer is the sandbox's own or none.
  */
-const answers = new WeakMap<Purchase, { origin: string; view: PlatformPurchase }>();
+const answers = new WeakMap<Purchase, { origin: string; sandboxId: string; view: PlatformPurchase }>();
 
 export function presentPurchase(purchase: Purchase, scope: PresentScope, origin: string): PlatformPurchase {
   const made = answers.get(purchase);
-  if (made && made.origin === origin) return made.view;
+  if (made && made.origin === origin && made.sandboxId === scope.id) return made.view;
   const view = purchaseView(purchase, scope, origin);
-  answers.set(purchase, { origin, view });
+  answers.set(purchase, { origin, sandboxId: scope.id, view });
   return view;
 }

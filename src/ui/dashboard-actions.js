@@ -1,7 +1,8 @@
 // The QA dashboard's actions (served as /ui/dashboard-actions.js before /ui/dashboard.js, no build
 // step): the buttons and forms of each purchase and subscriber, the new-sandbox button, and how an
 // action runs and shows its result. The dashboard's files are classic scripts sharing one global
-// scope: this one only defines, and dashboard-browser.js (the view, the token, the start) calls.
+// scope (dashboard-base.js holds the shared state): this one only defines, and dashboard-browser.js
+// (the view, the token, the start) and dashboard-sections.js (the sections) call.
 
 // ---------------------------------------------------------------- actions
 

@@ -1,7 +1,8 @@
 // The QA dashboard's creating forms (served as /ui/dashboard-create.js after dashboard-actions.js
 // and before /ui/dashboard.js, no build step): a client, a billing template, a subscriber of a
 // subscription template and a one-time invoice, plus the list of clients. Like dashboard-actions.js
-// this file only defines and wires its forms; dashboard-browser.js draws the view and calls in here.
+// this file only defines and wires its forms; dashboard-browser.js renders the view (its sections:
+// dashboard-sections.js) and calls in here.
 //
 // Each control is named by its path in the request body (`purchase.products.0.price`), which is also
 // the key under which the API's error body answers it: a refused field gets its message beside it,

@@ -2,6 +2,7 @@
 // success_callbacks' deliveries alike.
 
 import { expect } from 'vitest';
+import { HANG_GUARD_MS } from '../support/receiver.ts';
 import type { Box, List } from './engine.ts';
 
 export interface LoggedAttempt {
@@ -33,12 +34,16 @@ export async function log(box: Box, query = ''): Promise<Delivery[]> {
   return (res.body as List<Delivery>).results;
 }
 
-/** Answers are logged after the POST, in a turn of their own: waits until the log shows what `done` wants. */
-export async function logWhen(box: Box, done: (deliveries: Delivery[]) => boolean, query = '', waitMs = 3_000): Promise<Delivery[]> {
+/**
+ * Answers are logged after the POST, in a turn of their own: waits until the log shows what `done`
+ * wants. `waitMs` only catches a hang (HANG_GUARD_MS unless given); past it the test fails with the
+ * log as it last was.
+ */
+export async function logWhen(box: Box, done: (deliveries: Delivery[]) => boolean, query = '', waitMs = HANG_GUARD_MS): Promise<Delivery[]> {
   let deliveries = await log(box, query);
   for (const started = Date.now(); !done(deliveries) && Date.now() - started < waitMs; deliveries = await log(box, query)) {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  expect(done(deliveries), JSON.stringify(deliveries, null, 1)).toBe(true);
+  expect(done(deliveries), `the delivery log never showed what was awaited within ${waitMs} ms; it was:\n${JSON.stringify(deliveries, null, 1)}`).toBe(true);
   return deliveries;
 }

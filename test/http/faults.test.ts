@@ -5,6 +5,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { useHarness } from '../support/harness.ts';
+import { HANG_GUARD_MS } from '../support/receiver.ts';
 import { makeClient, purchaseBody, purchases, sandboxAt, sandboxWithClient, type Box, type Errors, type List } from '../builders/engine.ts';
 
 const h = useHarness();
@@ -27,6 +28,14 @@ async function addFault(box: Box, body: Record<string, unknown>): Promise<FaultV
 }
 
 const listFaults = async (box: Box) => ((await box.req('GET', '/sim/v1/faults')).body as List<FaultView>).results;
+
+/** Waits until a request has met the fault: it counts (and, with `times`, is used up) as its delay begins. */
+async function fired(box: Box, fault: FaultView, count: number): Promise<void> {
+  const spent = fault.times !== null && count >= fault.times;
+  await expect
+    .poll(async () => (await listFaults(box)).find((f) => f.id === fault.id)?.fired ?? (spent ? count : 0), { timeout: HANG_GUARD_MS, interval: 10 })
+    .toBe(count);
+}
 
 /** A request outside the harness's check against openapi.yaml: its answer may be an injected one. */
 async function raw(box: Box, method: string, path: string, body?: unknown, signal?: AbortSignal) {
@@ -134,22 +143,28 @@ describe('latency', () => {
   it('a 2 s delay on one operation of one sandbox delays neither another sandbox nor another request of the same sandbox', async () => {
     const slow = await sandboxAt(h, NOW);
     const other = await sandboxAt(h, NOW);
-    await addFault(slow, { operation_id: 'listClients', latency_ms: 2000 });
+    const fault = await addFault(slow, { operation_id: 'listClients', latency_ms: 2000 });
     const started = performance.now();
     const since = () => performance.now() - started;
-    const delayed = raw(slow, 'GET', '/api/v1/clients/').then((answer) => ({ answer, at: since() }));
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const otherSandbox = await other.req('GET', '/api/v1/clients/');
-    const otherSandboxAt = since();
-    const sameSandbox = await slow.req('POST', '/api/v1/clients/', { email: 'fast@example.com' });
-    const sameSandboxAt = since();
+    let waiting = true;
+    const delayed = raw(slow, 'GET', '/api/v1/clients/').then((answer) => ({ answer, at: since(), waiting: (waiting = false) }));
+    // The other requests go once the delayed one is in its delay, not after a guessed time.
+    await fired(slow, fault, 1);
+    const timed = async <T>(call: Promise<T>) => {
+      const from = performance.now();
+      return { result: await call, took: performance.now() - from, duringDelay: waiting };
+    };
+    const otherSandbox = await timed(other.req('GET', '/api/v1/clients/'));
+    const sameSandbox = await timed(slow.req('POST', '/api/v1/clients/', { email: 'fast@example.com' }));
     const { answer, at } = await delayed;
 
-    expect([otherSandbox.status, sameSandbox.status, answer.status]).toEqual([200, 201, 200]);
+    expect([otherSandbox.result.status, sameSandbox.result.status, answer.status]).toEqual([200, 201, 200]);
     expect(at).toBeGreaterThanOrEqual(1990);
-    // Generous margins for a busy machine: both answered long before the delayed one.
-    expect(otherSandboxAt).toBeLessThan(at - 1000);
-    expect(sameSandboxAt).toBeLessThan(at - 1000);
+    // Both answered while the delayed one still waited, each in under half its delay (generous for a
+    // busy machine), measured from its own start, not from before the wait for the delay to begin.
+    expect([otherSandbox.duringDelay, sameSandbox.duringDelay]).toEqual([true, true]);
+    expect(otherSandbox.took).toBeLessThan(1000);
+    expect(sameSandbox.took).toBeLessThan(1000);
     // The delay is before the handler: the delayed list ran after the create and shows its client.
     expect((answer.body as unknown as List<{ email: string }>).results.map((c) => c.email)).toEqual(['fast@example.com']);
   });
@@ -164,14 +179,20 @@ describe('latency', () => {
 
   it('a client that gives up during the delay leaves nothing behind: the request is dropped, never run', async () => {
     const box = await sandboxAt(h, NOW);
-    await addFault(box, { operation_id: 'createClient', latency_ms: 1500, times: 1 });
+    const fault = await addFault(box, { operation_id: 'createClient', latency_ms: 1500, times: 2 });
     const abort = new AbortController();
     const gone = raw(box, 'POST', '/api/v1/clients/', { email: 'left@example.com' }, abort.signal).catch((error: Error) => error.name);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await fired(box, fault, 1);
+    // A marker meets the same delay just after it and is kept: its delay ends after the one given up
+    // would have, and the sandbox runs requests in turn, so once the marker is answered the other
+    // would have created its client already had it been run. (A sleep of the delay proved less.)
+    const marker = raw(box, 'POST', '/api/v1/clients/', { email: 'marker@example.com' });
+    await fired(box, fault, 2);
     abort.abort();
     expect(await gone).toBe('AbortError');
-    await new Promise((resolve) => setTimeout(resolve, 1700));
-    expect(((await box.req('GET', '/api/v1/clients/')).body as List<unknown>).results).toEqual([]);
+    expect((await marker).status).toBe(201);
+    const clients = ((await box.req('GET', '/api/v1/clients/')).body as List<{ email: string }>).results;
+    expect(clients.map((c) => c.email)).toEqual(['marker@example.com']);
   });
 });
 

@@ -139,3 +139,26 @@ describe('what an answer makes is never taken from a request', () => {
     expect(((await strict.req('GET', '/api/v1/purchases/')).body as { results: unknown[] }).results).toEqual([]);
   });
 });
+
+describe('an answer is its own sandbox\'s', () => {
+  it('a fork of a checkpoint answers the purchases it shares with its origin with its own company and checkout links', async () => {
+    const { token, brandId } = await h.newSandbox({ now: NOW, seed: 5 });
+    const origin = tokenBox(h, token, brandId);
+    const purchase = await createPurchase(origin, (await makeClient(origin)).id);
+    const checkpoint = await origin.req('POST', '/sim/v1/checkpoints', {});
+    expect(checkpoint.status, checkpoint.text).toBe(201);
+    const forked = await h.request('POST', '/sim/v1/sandboxes', { token, body: { from_checkpoint: (checkpoint.body as { id: string }).id } });
+    expect(forked.status, forked.text).toBe(201);
+    const fork = tokenBox(h, (forked.body as { token: string }).token, (forked.body as { brand_id: string }).brand_id);
+    const read = async (box: Box) => (await box.req('GET', '/api/v1/purchases/?page_size=1')).body as { results: Answered[] };
+    // The origin answers first: whatever it made of the purchase is not the fork's answer.
+    const inOrigin = (await getPurchase(origin, purchase.id)) as Answered;
+    const [inFork] = (await read(fork)).results;
+    const companyOf = async (box: Box) =>
+      ((await box.req('POST', '/api/v1/billing_templates/', { brand_id: box.brandId, is_subscription: false, due: 1900000000, purchase: { products: [{ name: 'A', price: 1 }] } })).body as { company_id: string }).company_id;
+    expect(inOrigin.company_id).toBe(await companyOf(origin));
+    expect(inFork!.company_id).toBe(await companyOf(fork));
+    expect(inFork!.checkout_url).toContain(`/checkout/${(forked.body as { id: string }).id}/`);
+    expect(inOrigin.checkout_url).not.toBe(inFork!.checkout_url);
+  });
+});

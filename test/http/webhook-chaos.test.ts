@@ -33,10 +33,16 @@ async function putChaos(box: Box, settings: Record<string, unknown>): Promise<vo
 
 const getChaos = async (box: Box) => (await box.req('GET', '/sim/v1/webhook_chaos')).body;
 
-/** Nothing more reaches `path` within a while. */
-async function nothingMoreAt(path: string, count: number): Promise<void> {
-  await new Promise((resolve) => setTimeout(resolve, 150));
-  expect(receiver.at(path)).toHaveLength(count);
+/**
+ * Nothing has reached `path`, and by the simulator's own record nothing is on its way: every delivery
+ * of the sandbox is pending and has never been tried (an attempt is logged in the turn that starts it,
+ * before its POST goes out). A sleep here showed only that nothing came within the sleep.
+ */
+async function nothingSentTo(box: Box, path: string): Promise<void> {
+  const deliveries = await log(box);
+  expect(deliveries.length).toBeGreaterThan(0);
+  expect(deliveries.map((d) => [d.event_type, d.status, d.attempts])).toEqual(deliveries.map((d) => [d.event_type, 'pending', []]));
+  expect(receiver.at(path)).toEqual([]);
 }
 
 /** `count` purchases of one client, each one event `purchase.created`, oldest first. */
@@ -160,7 +166,7 @@ describe('delivery chaos: what deliveries do', () => {
     const [purchase] = await createPurchases(box, 1);
     await payPurchase(box, purchase!, { method: 'visa' });
     // Each is held back for a later one; the paid one, which nothing passes, goes a minute late.
-    await nothingMoreAt('/reordered', 0);
+    await nothingSentTo(box, '/reordered');
     await advance(box, { by: 'PT1M' });
     const received = await receiver.waitFor('/reordered', 2);
     expect(received.map((r) => r.body.event_type)).toEqual(['purchase.paid', 'purchase.created']);
@@ -178,7 +184,7 @@ describe('delivery chaos: what deliveries do', () => {
     await register(box, '/passed', ['purchase.created', 'purchase.paid']);
     await putChaos(box, { reorder: 0.5, seed });
     const [purchase] = await createPurchases(box, 1);
-    await nothingMoreAt('/passed', 0);
+    await nothingSentTo(box, '/passed');
     await payPurchase(box, purchase!, { method: 'visa' });
     const received = await receiver.waitFor('/passed', 2);
     expect(received.map((r) => r.body.event_type)).toEqual(['purchase.paid', 'purchase.created']);
@@ -194,7 +200,7 @@ describe('delivery chaos: what deliveries do', () => {
     await putChaos(late, { reorder: 0.5, seed, delay: 'PT10M' });
     const [other] = await createPurchases(late, 1);
     await payPurchase(late, other!, { method: 'visa' });
-    await nothingMoreAt('/passed-late', 0);
+    await nothingSentTo(late, '/passed-late');
     // The paid one goes as the clock passes its delay; the created one right behind it, once it is answered.
     expect((await advance(late, { by: 'PT10M' })).processed.webhook_deliveries).toBe(1);
     expect((await receiver.waitFor('/passed-late', 2)).map((r) => r.body.event_type)).toEqual(['purchase.paid', 'purchase.created']);
@@ -210,12 +216,12 @@ describe('delivery chaos: what deliveries do', () => {
     await register(box, '/late');
     await putChaos(box, { delay: 'PT1H' });
     await createPurchases(box, 1);
-    await nothingMoreAt('/late', 0);
+    await nothingSentTo(box, '/late');
     const [pending] = await log(box);
     expect(pending).toMatchObject({ status: 'pending', attempts: [], chaos: ['delayed'], next_attempt_at: '2026-01-30T13:00:00.000Z' });
 
     expect((await advance(box, { by: 'PT59M' })).processed.webhook_deliveries).toBe(0);
-    await nothingMoreAt('/late', 0);
+    await nothingSentTo(box, '/late');
     expect((await advance(box, { by: 'PT1M' })).processed.webhook_deliveries).toBe(1);
     await receiver.waitFor('/late', 1);
     const [delivered] = await logWhen(box, ([d]) => d?.status === 'delivered');
@@ -248,7 +254,7 @@ describe('delivery chaos: what deliveries do', () => {
     expect(resent.status, resent.text).toBe(201);
     expect(resent.body).toMatchObject({ chaos: [], duplicate_of: null });
     // The resend waits behind the object's delayed delivery, which still waits for its hour.
-    await nothingMoreAt('/resend-calm', 0);
+    await nothingSentTo(box, '/resend-calm');
     await advance(box, { by: 'PT1H' });
     expect((await receiver.waitFor('/resend-calm', 2)).length).toBe(2);
   });

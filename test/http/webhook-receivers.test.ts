@@ -6,6 +6,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useHarness } from '../support/harness.ts';
+import { HANG_GUARD_MS } from '../support/receiver.ts';
+import { logWhen } from '../builders/deliveries.ts';
 import { advance, createPurchase, makeClient, makeTemplate, payPurchase, sandboxAt, subscribe, subscriberBody, type Box } from '../builders/engine.ts';
 
 /** A loopback receiver whose answer the test decides. */
@@ -22,13 +24,13 @@ async function receiver(answer: (req: IncomingMessage, res: ServerResponse) => v
 const h = useHarness({ now: '2026-01-30T12:00:00Z' });
 const hanging: ServerResponse[] = [];
 let silent: Awaited<ReturnType<typeof receiver>>;
-let endless: Awaited<ReturnType<typeof receiver>> & { sent: number };
+let endless: Awaited<ReturnType<typeof receiver>> & { sent: number; closed: number };
 
 beforeAll(async () => {
   // Takes the request and never answers.
   silent = await receiver((_req, res) => hanging.push(res));
-  // Answers 200 and then a body that never ends, counting what it managed to write.
-  const state = { sent: 0 };
+  // Answers 200 and then a body that never ends, counting what it managed to write and the answers cut off.
+  const state = { sent: 0, closed: 0 };
   endless = Object.assign(
     await receiver((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/plain' });
@@ -37,12 +39,16 @@ beforeAll(async () => {
         while (!res.destroyed && res.write(chunk)) state.sent += chunk.length;
         if (!res.destroyed) res.once('drain', pump);
       };
-      res.on('close', () => res.removeAllListeners('drain'));
+      res.on('close', () => {
+        state.closed += 1;
+        res.removeAllListeners('drain');
+      });
       pump();
     }),
     state,
   );
   Object.defineProperty(endless, 'sent', { get: () => state.sent });
+  Object.defineProperty(endless, 'closed', { get: () => state.closed });
 });
 afterAll(async () => {
   for (const res of hanging) res.destroy();
@@ -71,8 +77,7 @@ describe('a receiver that never answers', () => {
     const client = await makeClient(box, { email: 'one-off@example.com' });
     await createPurchase(box, client.id);
     // The first POST is out and unanswered; a read of the sandbox is answered all the same.
-    for (let i = 0; i < 100 && silent.posts.length === 0; i += 1) await new Promise((r) => setTimeout(r, 10));
-    expect(silent.posts.length).toBe(1);
+    await expect.poll(() => silent.posts.length, { timeout: HANG_GUARD_MS }).toBe(1);
     expect((await box.req('GET', '/api/v1/purchases/')).status).toBe(200);
 
     const advanced = await advance(box, { by: 'P1M' });
@@ -90,9 +95,12 @@ describe('a receiver that answers an endless body', () => {
     await register(box, endless.url);
     const client = await makeClient(box);
     await createPurchase(box, client.id);
-    for (let i = 0; i < 200 && endless.posts.length === 0; i += 1) await new Promise((r) => setTimeout(r, 10));
-    await new Promise((r) => setTimeout(r, 300));
-    // Socket buffers take a few hundred KiB more than was read; an unbounded read would be megabytes by now.
+    // The answer counts once 64 KiB are read: the attempt is logged with its 200, and the simulator
+    // closes the connection. Only then is what the receiver wrote final; an unbounded read never closes.
+    const [delivery] = await logWhen(box, ([d]) => d?.status === 'delivered');
+    expect(delivery!.attempts).toEqual([expect.objectContaining({ status: 200, error: null })]);
+    await expect.poll(() => endless.closed, { timeout: HANG_GUARD_MS }).toBe(1);
+    // Socket buffers take a few hundred KiB more than was read.
     expect(endless.sent).toBeLessThan(4 * 2 ** 20);
     const retried = await advance(box, { by: 'PT2M' });
     expect(retried.processed.webhook_deliveries).toBe(0);

@@ -10,6 +10,7 @@ import { loadSpec } from '../../src/contract/spec.ts';
 import { PLATFORM_EVENTS } from '../../src/domain/events.ts';
 import { useHarness } from '../support/harness.ts';
 import { Receiver, verifies } from '../support/receiver.ts';
+import { log, logWhen } from '../builders/deliveries.ts';
 import {
   advance,
   createPurchase,
@@ -179,7 +180,9 @@ describe('deliveries', () => {
     const platform = recorded.filter((e) => (PLATFORM_EVENTS as readonly string[]).includes(e.event_type));
     expect(platform.map((e) => e.event_type)).toEqual(expect.arrayContaining(['purchase.created', 'purchase.paid', 'payment.refunded', 'purchase.cancelled']));
     const received = await receiver.waitFor('/all', platform.length);
-    await new Promise((r) => setTimeout(r, 100));
+    // Nothing more comes: the log holds every delivery made (one per platform event), all answered.
+    const done = await logWhen(box, (all) => all.length > 0 && all.every((d) => d.status === 'delivered'));
+    expect(done).toHaveLength(platform.length);
     expect(receiver.at('/all')).toHaveLength(platform.length);
     // Per object, the platform events in the order they happened; across objects, deliveries may interleave.
     const byObject = (pairs: [string, string][]) => {
@@ -199,8 +202,13 @@ describe('deliveries', () => {
     const purchase = await createPurchase(box, client.id);
     await receiver.waitFor('/retry', 1);
     await payPurchase(box, purchase.id);
-    // The frozen clock has not reached the retry: nothing more arrives, the paid event waits.
-    await new Promise((r) => setTimeout(r, 100));
+    // The frozen clock has not reached the retry: nothing more arrives, the paid event waits. The log
+    // says so once the 500 is logged: the retry is due a minute on, and the paid delivery, never tried
+    // (an attempt is logged as it starts, before its POST), waits behind it.
+    const [paid, created] = await logWhen(box, (all) => all.length === 2 && all[1]!.attempts[0]?.status === 500);
+    expect(created).toMatchObject({ event_type: 'purchase.created', status: 'pending', next_attempt_at: '2026-01-30T12:01:00.000Z' });
+    expect(created!.attempts).toHaveLength(1);
+    expect(paid).toMatchObject({ event_type: 'purchase.paid', status: 'pending', attempts: [] });
     expect(receiver.at('/retry').map((r) => r.body.event_type)).toEqual(['purchase.created']);
     const advanced = await advance(box, { by: 'PT59S' });
     expect(advanced.processed.webhook_deliveries).toBe(0);
@@ -219,7 +227,10 @@ describe('deliveries', () => {
     await box.req('DELETE', `/api/v1/webhooks/${webhook.id}/`);
     const second = await createPurchase(box, client.id);
     await payPurchase(box, second.id);
-    await new Promise((r) => setTimeout(r, 100));
+    // A delivery is made in the turn of its event: the log, once the first one is answered, holds all
+    // there will ever be, and none is of the second purchase.
+    const made = await logWhen(box, (all) => all.length > 0 && all.every((d) => d.status !== 'pending'));
+    expect(made.map((d) => [d.object_id, d.event_type, d.status])).toEqual([[purchase.id, 'purchase.paid', 'delivered']]);
     expect(receiver.at('/filtered')).toHaveLength(1);
   });
 });
@@ -247,7 +258,8 @@ describe('GET /public_key/', () => {
     const { sandbox } = (await one.req('GET', '/sim/v1/snapshot')).body as { sandbox: { webhooks: unknown[]; webhookKeys: unknown[]; deliveries: unknown[] } };
     expect([sandbox.webhooks, sandbox.webhookKeys, sandbox.deliveries]).toEqual([[], [], []]);
     await createPurchase(one, (await makeClient(one)).id);
-    await new Promise((r) => setTimeout(r, 100));
+    // A delivery is made in the turn of its event: none was, so none will ever go.
+    expect(await log(one)).toEqual([]);
     expect(receiver.at('/reset')).toEqual([]);
   });
 });

@@ -1,6 +1,8 @@
 // A webhook receiver on loopback for the HTTP tests: it records every POST (path, raw body,
 // X-Signature) and answers each path's next status from a script (200 once the script is used up).
-// `verifies` checks a delivery's signature the way a merchant's receiver would.
+// `verifies` checks a delivery's signature the way a merchant's receiver would. A test waits for the
+// POSTs themselves (`waitFor` is woken by each one), never for a guessed time: CI machines differ
+// up to 2.4× in speed and may be loaded.
 
 import { verify } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -9,6 +11,14 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
+
+/**
+ * How long a wait for something the simulator does at once (a delivery, a logged answer) may take
+ * before it counts as a hang: far above what a loaded, slow machine needs (well under a second), and
+ * below vitest's testTimeout (20 s, vitest.config.ts), so a hang fails with the wait's own message
+ * (what was awaited, what came) rather than a bare "test timed out".
+ */
+export const HANG_GUARD_MS = 15_000;
 
 export interface Received {
   path: string;
@@ -24,6 +34,8 @@ export const verifies = (key: string, r: Pick<Received, 'raw' | 'signature'>): b
 export class Receiver {
   readonly received: Received[] = [];
   private readonly scripts = new Map<string, number[]>();
+  /** Waits of `waitFor`, each checked again as every POST arrives. */
+  private readonly waiting = new Set<() => void>();
   private server!: Server;
   url = '';
 
@@ -35,6 +47,7 @@ export class Receiver {
         const raw = Buffer.concat(chunks).toString('utf8');
         this.received.push({ path: req.url!, signature: String(req.headers['x-signature']), raw, body: JSON.parse(raw) });
         res.writeHead(this.scripts.get(req.url!)?.shift() ?? 200).end();
+        for (const check of [...this.waiting]) check();
       });
     });
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
@@ -50,10 +63,30 @@ export class Receiver {
     return this.received.filter((r) => r.path === path);
   }
 
-  /** Deliveries go out after the answer to the request that caused them: wait for `count` of them. */
-  async waitFor(path: string, count: number): Promise<Received[]> {
-    for (let i = 0; i < 300 && this.at(path).length < count; i += 1) await new Promise((r) => setTimeout(r, 10));
-    return this.at(path);
+  /**
+   * Deliveries go out after the answer to the request that caused them: waits until `count` of them
+   * have reached `path` and gives all that have (perhaps more). Fails, naming what did arrive, when
+   * they have not after `timeoutMs`, which only catches a hang.
+   */
+  waitFor(path: string, count: number, { timeoutMs = HANG_GUARD_MS } = {}): Promise<Received[]> {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        if (this.at(path).length < count) return;
+        done();
+        resolve(this.at(path));
+      };
+      const timer = setTimeout(() => {
+        done();
+        const came = this.at(path).map((r) => r.body.event_type);
+        reject(new Error(`waited ${timeoutMs} ms for ${count} POST(s) to ${path}; ${came.length} came: ${came.join(', ') || 'none'}`));
+      }, timeoutMs);
+      const done = () => {
+        clearTimeout(timer);
+        this.waiting.delete(check);
+      };
+      this.waiting.add(check);
+      check();
+    });
   }
 
   stop(): Promise<void> {
