@@ -162,3 +162,17 @@ describe('an answer is its own sandbox\'s', () => {
     expect(inOrigin.checkout_url).not.toBe(inFork!.checkout_url);
   });
 });
+
+describe('the fixtures give the brand legal details', () => {
+  it('a sandbox created with fixtures shows its brand\'s seeded legal details as issuer_details, the same for the same seed', async () => {
+    const issuer = async () => {
+      const { token, brandId } = await h.newSandbox({ now: NOW, fixtures: true, seed: 3 });
+      const box = tokenBox(h, token, brandId);
+      const clients = (await box.req('GET', '/api/v1/clients/')).body as { results: { id: string }[] };
+      return ((await createPurchase(box, clients.results[0]!.id)) as Answered).issuer_details as Record<string, unknown>;
+    };
+    const first = await issuer();
+    expect(first).toMatchObject({ brand_name: 'Sandbox brand', legal_name: expect.stringMatching(/ Sdn\. Bhd\.$/), legal_country: 'MY', bank_accounts: [{ bank_account: expect.stringMatching(/^\d{12}$/), bank_code: 'MBB' }] });
+    expect(await issuer()).toEqual(first);
+  });
+});
