@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { killSpawned, runCli, send, spawnSim, type Sim } from '../support/spawn-sim.ts';
+import { HANG_GUARD_MS } from '../support/receiver.ts';
 import { freePort } from '../support/ports.ts';
 
 const { version } = JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')) as { version: string };
@@ -138,10 +139,10 @@ describe('every serve flag from the environment as BILLING_SIM_<FLAG>', () => {
     const quiet = await spawnSim({ args: ['--port', '0'], env: { BILLING_SIM_QUIET: 'true' } });
     const loud = await spawnSim({ args: ['--port', '0'], env: { BILLING_SIM_QUIET: 'false' } });
     for (const sim of [quiet, loud]) await sim.request('GET', '/api/v1/clients/');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(quiet.stdout()).not.toContain('GET /api/v1/clients/');
-    expect(loud.stdout()).toMatch(new RegExp(`^\\S+Z ${loud.sandboxId} GET /api/v1/clients/ 200 `, 'm'));
+    await expect.poll(() => loud.stdout(), { timeout: HANG_GUARD_MS }).toMatch(new RegExp(`^\\S+Z ${loud.sandboxId} GET /api/v1/clients/ 200 `, 'm'));
+    // A line is written when its request is answered; once the process has exited, all it wrote is out.
     await Promise.all([quiet, loud].map((sim) => sim.kill('SIGTERM')));
+    expect(quiet.stdout()).not.toContain('GET /api/v1/clients/');
   });
 
   it('BILLING_SIM_ALLOWED_HOST and BILLING_SIM_CORS_ORIGIN, comma-separated', async () => {
@@ -182,6 +183,10 @@ describe('signals', () => {
     const file = join(dir, `${signal}.db`);
     let sim: Sim = await spawnSim({ data: file });
     expect((await sim.request('POST', '/api/v1/clients/', { body: { email: 'kept@example.com' } })).status).toBe(201);
+    // The 2 s are the documented requirement (docs/cli.md, Signals), so the limit stays: measured from
+    // the signal to the exit this process sees. The child gives up waiting for running work after
+    // 1.5 s (STOP_GRACE_MS, src/cli-serve.ts), which leaves half a second for a loaded machine to
+    // schedule it and report the exit; a stop with nothing running takes a few tens of ms.
     const started = Date.now();
     const exit = await sim.kill(signal);
     expect(exit).toEqual({ code: 0, signal: null });

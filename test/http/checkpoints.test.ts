@@ -6,6 +6,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { useHarness } from '../support/harness.ts';
+import { HANG_GUARD_MS } from '../support/receiver.ts';
 import {
   advance,
   createPurchase,
@@ -74,17 +75,18 @@ async function shop() {
 
 /**
  * Waits until no delivery has an attempt due or out: the first attempt of each object's first delivery
- * goes at once, after the answer; the others wait behind it, with no next attempt.
+ * goes at once, after the answer; the others wait behind it, with no next attempt. Fails with the log
+ * as it last was if that never comes (HANG_GUARD_MS only catches a hang).
  */
 async function settledDeliveries(box: Box): Promise<void> {
   type Logged = { attempts: { duration_ms: number | null }[]; next_attempt_at: string | null };
-  for (let tries = 0; tries < 200; tries += 1) {
-    const log = (await box.req('GET', '/sim/v1/webhook_deliveries?page_size=1000')).body as { results: Logged[] };
-    const settled = (delivery: Logged) => (delivery.attempts.length > 0 || delivery.next_attempt_at === null) && delivery.attempts.every((attempt) => attempt.duration_ms !== null);
-    if (log.results.length > 0 && log.results.every(settled)) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
+  const settled = (delivery: Logged) => (delivery.attempts.length > 0 || delivery.next_attempt_at === null) && delivery.attempts.every((attempt) => attempt.duration_ms !== null);
+  let log: Logged[] = [];
+  for (const started = Date.now(); Date.now() - started < HANG_GUARD_MS; await new Promise((resolve) => setTimeout(resolve, 25))) {
+    log = ((await box.req('GET', '/sim/v1/webhook_deliveries?page_size=1000')).body as { results: Logged[] }).results;
+    if (log.length > 0 && log.every(settled)) return;
   }
-  throw new Error('deliveries never settled');
+  throw new Error(`deliveries never settled within ${HANG_GUARD_MS} ms; the log was:\n${JSON.stringify(log, null, 1)}`);
 }
 
 /** What billing did: purchases by client, date and status, subscribers' next dates, events, e-mails. */

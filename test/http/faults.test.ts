@@ -147,7 +147,10 @@ describe('latency', () => {
     const started = performance.now();
     const since = () => performance.now() - started;
     let waiting = true;
-    const delayed = raw(slow, 'GET', '/api/v1/clients/').then((answer) => ({ answer, at: since(), waiting: (waiting = false) }));
+    const delayed = raw(slow, 'GET', '/api/v1/clients/').then((answer) => {
+      waiting = false;
+      return { answer, at: since() };
+    });
     // The other requests go once the delayed one is in its delay, not after a guessed time.
     await fired(slow, fault, 1);
     const timed = async <T>(call: Promise<T>) => {
