@@ -19,5 +19,8 @@ export default defineConfig({
     // fresh module: state lives in the sandboxes and servers each file starts.
     isolate: false,
     testTimeout: 20_000,
+    // expect.poll waits for what it checks, at most this long: a guard against a hang, not a guess of how
+    // long the check takes (its default, 1 s, failed the dashboard's first load on a loaded CI machine).
+    expect: { poll: { timeout: 15_000 } },
   },
 });

@@ -48,7 +48,8 @@ export async function openPage(browser: Browser, origin: string): Promise<TestPa
     return route.abort('blockedbyclient');
   });
   const page = await context.newPage();
-  page.setDefaultTimeout(5_000);
+  // A guard against a hang, below the test's own 20 s: Swagger UI's first render took over 5 s on a loaded machine.
+  page.setDefaultTimeout(15_000);
   return { page, blocked, close: () => context.close() };
 }
 

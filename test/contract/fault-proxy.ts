@@ -2,6 +2,7 @@
 // simulator and lets one fault rewrite the request on the way in or the response on the way out.
 
 import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { KEEP_ALIVE_MS } from '../../src/http/listen.ts';
 import type { AddressInfo } from 'node:net';
 
 export interface ProxiedRequest {
@@ -59,6 +60,8 @@ export async function startProxy(upstream: string, fault: Fault | undefined): Pr
     res.writeHead(response.status, response.headers);
     res.end(response.body === undefined ? undefined : typeof response.body === 'string' ? response.body : JSON.stringify(response.body));
   });
+  // As the simulator's (src/http/listen.ts KEEP_ALIVE_MS): no reused connection meets one just closed.
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

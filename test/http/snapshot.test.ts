@@ -135,7 +135,7 @@ describe('export and import', () => {
     // Records as stored: without what an answer makes from them (src/present/): transaction_data's extra
     // (the card that paid), the platform's constant and derived fields, "" for an unset URL.
     const answered = purchase as unknown as Record<string, unknown>;
-    const made = ['company_id', 'user_id', 'order_id', 'product', 'viewed_on', 'issuer_details', 'created_from_ip', 'reference_generated', 'invoice_url', 'direct_post_url', 'currency_conversion', 'can_retrieve', 'can_chargeback', 'referral_code', 'referral_code_details', 'referral_code_generated', 'retain_level_details'];
+    const made = ['company_id', 'user_id', 'order_id', 'product', 'viewed_on', 'issuer_details', 'reference_generated', 'invoice_url', 'direct_post_url', 'currency_conversion', 'can_retrieve', 'can_chargeback', 'referral_code', 'referral_code_details', 'referral_code_generated', 'retain_level_details'];
     const kept = Object.fromEntries(Object.entries(answered).filter(([name]) => !made.includes(name)));
     const { client_type: _type, delivery_methods: _methods, ...keptClient } = purchase.client as Record<string, unknown>;
     const { shipping_options: _options, has_upsell_products: _upsell, payment_method_details: _details, ...details } = purchase.purchase as Record<string, unknown>;

@@ -55,14 +55,17 @@ describe('send_invoice_on_add_subscriber', () => {
     }
   });
 
-  it('can be changed by PATCH, like send_receipt; a non-boolean is refused', async () => {
+  it('can be changed by PATCH, like send_receipt; a non-boolean is refused, DRF\'s spellings of one are read', async () => {
     const { box, client, template } = await sandboxWithTemplate(h, NOW, ACTIVE_AT_ONCE);
     const { subscriber } = await subscribe(box, template.id, subscriberBody(client.id, '2026-02-10'));
     const patched = await patchSubscriber(box, template.id, subscriber.id, { send_invoice_on_add_subscriber: true });
     expect(patched.status, patched.text).toBe(200);
     expect(await getSubscriber(box, template.id, subscriber.id)).toMatchObject({ send_invoice_on_add_subscriber: true });
-    const refused = await patchSubscriber(box, template.id, subscriber.id, { send_invoice_on_add_subscriber: 'yes' });
+    const refused = await patchSubscriber(box, template.id, subscriber.id, { send_invoice_on_add_subscriber: 'maybe' });
     expect(refused.status).toBe(400);
     expect(Object.keys(refused.body as object)).toEqual(['send_invoice_on_add_subscriber']);
+    // "no" is one of Django REST framework's spellings of false, as the platform reads a boolean field.
+    expect((await patchSubscriber(box, template.id, subscriber.id, { send_invoice_on_add_subscriber: 'no' })).status).toBe(200);
+    expect(await getSubscriber(box, template.id, subscriber.id)).toMatchObject({ send_invoice_on_add_subscriber: false });
   });
 });

@@ -5,6 +5,7 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { createApp, type AppDeps } from '../../src/http/app.ts';
+import { KEEP_ALIVE_MS } from '../../src/http/listen.ts';
 import { createIds } from '../../src/engine/ids.ts';
 import { MemoryStore } from '../../src/store/store.ts';
 import { assertDocumented, type SeenResponse } from '../../contract-tests/lib/document.ts';
@@ -44,6 +45,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const logs: string[] = [];
   const app = createApp({ store: new MemoryStore(), clock: wall, ids: createIds(options.seed ?? 7), log: (line) => logs.push(line), ...options.deps });
   const server: Server = createServer(app.express);
+  // As the CLI's server (src/http/listen.ts KEEP_ALIVE_MS): no reused connection meets one just closed.
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
@@ -84,7 +87,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     logs,
     request,
     newSandbox,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
   const first = await newSandbox();
   Object.assign(harness, { token: first.token, brandId: first.brandId, sandboxId: first.id });
