@@ -15,8 +15,11 @@ const FORMAT_HINTS: Record<string, string> = {
   uri: 'Enter a valid URL.',
 };
 
+/** The keys of a JSON pointer (ajv's `instancePath`): `/purchase/products/0` → purchase, products, 0. */
+export const pointerKeys = (instancePath: string): string[] => instancePath.split('/').slice(1).map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+
 function dotted(instancePath: string, child?: string): string {
-  const parts = instancePath.split('/').slice(1).map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = pointerKeys(instancePath);
   if (child !== undefined) parts.push(child);
   return parts.length ? parts.join('.') : ALL;
 }

@@ -88,9 +88,12 @@ export function deliveryBody(sandbox: Sandbox, event: SimEvent): string {
 /** Queues a delivery of `event` to every webhook that subscribes to its type; a simulator-only event goes nowhere. */
 export function enqueueDeliveries(sandbox: Sandbox, event: SimEvent, ctx: Context): void {
   if (!isDeliveredToWebhooks(event.event_type)) return;
+  // The same body to every webhook (each signs it with its own key): made once, when one subscribes.
+  let body: string | undefined;
   for (const webhook of sandbox.webhooks.values()) {
     if (!subscribes(webhook, event.event_type)) continue;
-    queueDelivery(sandbox, { webhookId: webhook.id, objectId: event.object_id, body: deliveryBody(sandbox, event), eventId: event.id, eventType: event.event_type, url: webhook.callback }, ctx);
+    body ??= deliveryBody(sandbox, event);
+    queueDelivery(sandbox, { webhookId: webhook.id, objectId: event.object_id, body, eventId: event.id, eventType: event.event_type, url: webhook.callback }, ctx);
   }
 }
 

@@ -19,6 +19,7 @@
 
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { OpenAPIV3_1 } from 'openapi-types';
+import { pointerKeys } from '../contract/ajv-errors.ts';
 import { validateWithin, type Validation } from '../contract/error-budget.ts';
 import type { Operation } from '../contract/routes.ts';
 import { resolveRef } from '../contract/spec.ts';
@@ -95,11 +96,7 @@ function headerSafe(path: string): string {
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const dotted = (instancePath: string, child?: string | number): string => {
-  const parts = instancePath.split('/').slice(1).map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
-  if (child !== undefined) parts.push(String(child));
-  return parts.join('.');
-};
+const dotted = (instancePath: string, child: string): string => [...pointerKeys(instancePath), child].join('.');
 
 export class Leniency {
   /** Per operation, its read-only paths (null: none). */
@@ -237,7 +234,7 @@ function convert(value: unknown, types: readonly string[]): unknown {
 
 /** Replaces the value at a JSON pointer of `body` through own properties only; false when it is not there. */
 function setAt(body: unknown, instancePath: string, value: unknown): boolean {
-  const keys = instancePath.split('/').slice(1).map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const keys = pointerKeys(instancePath);
   const last = keys.pop()!;
   let parent: unknown = body;
   for (const key of keys) {
