@@ -18,7 +18,10 @@ export default defineConfig({
     // per file; the HTTP and unit files took 147 s of CPU isolated, 58 s not). No file relies on a
     // fresh module: state lives in the sandboxes and servers each file starts.
     isolate: false,
-    testTimeout: 20_000,
+    // A guard against a hang, not a budget: a test of many steps, each guarded by 15 s (expect.poll, a
+    // browser page's waits), once took over 20 s on a loaded CI machine (Swagger UI's first render and
+    // "Try it out" under Node 24 with every other file running).
+    testTimeout: 60_000,
     // expect.poll waits for what it checks, at most this long: a guard against a hang, not a guess of how
     // long the check takes (its default, 1 s, failed the dashboard's first load on a loaded CI machine).
     expect: { poll: { timeout: 15_000 } },

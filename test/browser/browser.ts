@@ -48,7 +48,7 @@ export async function openPage(browser: Browser, origin: string): Promise<TestPa
     return route.abort('blockedbyclient');
   });
   const page = await context.newPage();
-  // A guard against a hang, below the test's own 20 s: Swagger UI's first render took over 5 s on a loaded machine.
+  // A guard against a hang, below the test's own 60 s: Swagger UI's first render took over 5 s on a loaded machine.
   page.setDefaultTimeout(15_000);
   return { page, blocked, close: () => context.close() };
 }

@@ -165,18 +165,16 @@ describe('non-finite and absurd numbers', () => {
   });
 });
 
-describe('huge bodies: at most 100 errors, under 64 KiB, without seconds of work', () => {
+describe('huge bodies: at most 100 errors, under 64 KiB, the validation stopped at its error budget', () => {
   const ones = (count: number) => Array.from({ length: count }, () => '1').join(',');
 
-  it('1 MiB of {"cc": [1, 1, …]} answers one max_items, in a few KB and well under a second', async () => {
+  it('1 MiB of {"cc": [1, 1, …]} answers one max_items, in a few KB', async () => {
     const text = `{"email": "a@example.com", "cc": [${ones((ONE_MIB - 40) / 2)}]}`;
-    const started = performance.now();
     const res = await raw('POST', '/api/v1/clients/', text);
-    const elapsed = performance.now() - started;
+    // Before: 5–6 s of CPU and a 32 MB answer, one error per item. The work is bounded by the error
+    // budget (test/unit/ajv-errors.test.ts), not judged by a clock here.
     expectRejected(res, 'cc', 'max_items');
     expect(Buffer.byteLength(res.text)).toBeLessThan(1024);
-    // Before: 5–6 s of CPU and a 32 MB answer. Loose, for loaded machines.
-    expect(elapsed).toBeLessThan(1000);
   });
 
   it('1 MiB of bad snapshot events (an array without maxItems) lists 100 errors and says the rest were cut', async () => {

@@ -94,9 +94,9 @@ describe('the delivery log', () => {
     expect(out!.attempts).toEqual([{ at: '2026-02-28T23:59:30.000Z', status: null, error: null, duration_ms: null }]);
     expect(out!.next_attempt_at).toBe('2026-03-01T00:00:30.000Z');
 
-    const started = Date.now();
     const advanced = await advance(box, { by: 'P2D' });
-    expect(Date.now() - started).toBeLessThan(2_000);
+    // Answered while the POST is still out: the simulator gives up on it (closing it) only after 5 s.
+    expect(hanging[0]!.closed).toBe(false);
     expect(advanced.processed.webhook_deliveries).toBe(6);
     const [given] = await logWhen(box, ([d]) => d!.attempts.slice(1).every((a) => a.error !== null));
     expect(given!.status).toBe('failed');

@@ -71,11 +71,9 @@ describe('validation stops soon after the errors a body can list', () => {
   });
 
   it('stops an array without maxItems (a snapshot of 524,000 bad events) after the error budget', () => {
-    const started = performance.now();
     const { errors, stopped } = validateWithin(validator('createSandbox'), { snapshot: { billing_sim_snapshot: 1, sandbox: { events: ONE_MIB_OF_ONES } } });
     expect(stopped).toBe(true);
     expect(errors.length).toBeLessThanOrEqual(RAW_ERROR_BUDGET + 1);
-    expect(performance.now() - started).toBeLessThan(200);
   });
 
   it('finds at most 101 non-finite numbers among 170,000', () => {
