@@ -86,6 +86,8 @@ export interface Results {
   };
   /** By number of subscribers; a size the engine refused or that crashed has `error`. */
   timeTravel?: Record<string, TimeTravelFigures | { subscribers: number; years: number; error: string }>;
+  /** By number of subscribers: the advance without settlement and with settlement P1D, and on/off ratios. */
+  settlement?: Record<string, { off: TimeTravelFigures; on: TimeTravelFigures; timeRatio: number; rssRatio: number }>;
   startup?: { simulatorMs: number; npmStartMs: number; floorMs: number };
   contract?: { ms: number; passed: number; failed: number; skipped: number; warnings: number };
   persistence?: Record<string, unknown>;

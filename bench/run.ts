@@ -7,7 +7,7 @@
 //   --quick            1 s per request case, time travel of 1,000 and 2,000 only, no persistence or bounded
 //   --seconds N        seconds per request case and round (default 3; BENCH_SECONDS)
 //   --rounds N         rounds per request case and time-travel size, the median kept (default 3; 1 with --quick)
-//   --only A,B         only these sections: throughput, time-travel, startup, contract, persistence, bounded
+//   --only A,B         only these sections: throughput, time-travel, settlement, startup, contract, persistence, bounded
 //   --compare A B…     compare two results files, or judge three or more by their medians, instead of running (bench/compare.ts)
 
 import { parseArgs } from 'node:util';
@@ -16,7 +16,7 @@ import { doublings, judge, judgeMedian, printVerdicts } from './criteria.ts';
 import { medianRound, meta, save, type Results, type RoundFigures } from './results.ts';
 import { runScript, ScriptFailed } from './spawn.ts';
 
-const SECTIONS = ['throughput', 'time-travel', 'startup', 'contract', 'persistence', 'bounded'] as const;
+const SECTIONS = ['throughput', 'time-travel', 'settlement', 'startup', 'contract', 'persistence', 'bounded'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const { values: flags, positionals } = parseArgs({
@@ -83,6 +83,36 @@ const run: Record<Section, () => Promise<void>> = {
       const split = parts ? `: the code between GC pauses ${parts.code.toFixed(2)}×, the pauses ${parts.gc.toFixed(2)}×` : '';
       console.log(`${from} → ${to} subscribers: ${times.toFixed(2)}× time (linear: ${(to / from).toFixed(2)}×), ${perDoubling.toFixed(2)}× per doubling${split}`);
     }
+  },
+  settlement: async () => {
+    // PUT /sim/v1/processing {"settlement": "P1D"} adds a settlement job per billing; off, it must cost nothing.
+    const sizes = quick ? [1000] : [1000, 10_000];
+    console.log(`settlement: the time-travel advance with settlement P1D beside without (the default), ${options.rounds} rounds alternating the two, the median of each kept`);
+    const figures: Record<string, { off: RoundFigures[]; on: RoundFigures[] }> = {};
+    for (let round = 0; round < options.rounds; round += 1) {
+      for (const subscribers of sizes) {
+        const size = (figures[subscribers] ??= { off: [], on: [] });
+        size.off.push(await runScript<RoundFigures>('time-travel.ts', [String(subscribers), '10']));
+        size.on.push(await runScript<RoundFigures>('time-travel.ts', [String(subscribers), '10', 'P1D']));
+      }
+    }
+    results.settlement = Object.fromEntries(
+      Object.entries(figures).map(([subscribers, { off, on }]) => {
+        const [offMedian, onMedian] = [medianRound(off), medianRound(on)];
+        return [subscribers, { off: offMedian, on: onMedian, timeRatio: onMedian.ms / offMedian.ms, rssRatio: onMedian.peakRssMb / offMedian.peakRssMb }];
+      }),
+    );
+    console.table(
+      Object.entries(results.settlement).map(([subscribers, r]) => ({
+        subscribers,
+        'off ms': r.off.ms,
+        'on ms': r.on.ms,
+        'on/off time': r.timeRatio.toFixed(2),
+        'off peak RSS MB': r.off.peakRssMb,
+        'on peak RSS MB': r.on.peakRssMb,
+        'on/off RSS': r.rssRatio.toFixed(2),
+      })),
+    );
   },
   startup: async () => {
     console.log('start-up from compiled JS to the first answered request, beside a bare node:http server (the floor)');

@@ -17,10 +17,13 @@ import { medianBy } from './results.ts';
 
 const subscribers = Number(process.argv[2] ?? 1000);
 const years = Number(process.argv[3] ?? 10);
+// With a third argument (an ISO-8601 duration), each payment is settled that long after it (PUT /sim/v1/processing).
+const settlement = process.argv[4];
 const wall = { now: () => Date.parse('2026-01-30T09:00:00Z') };
 // Unseeded, as `npm start` runs: crypto's UUIDs.
 const ids = createIds();
 const sandbox = busySandbox(subscribers, wall, ids);
+if (settlement) sandbox.processing = { delay: 'PT0S', settlement };
 
 const pauses: Array<{ startTime: number; duration: number; kind: number | undefined }> = [];
 const collector = new PerformanceObserver((list) => {
@@ -57,6 +60,7 @@ console.log(
   JSON.stringify({
     subscribers,
     years,
+    ...(settlement && { settlement, settlements: processed.settlements ?? 0 }),
     ms: Math.round(ms),
     billings: processed.billings,
     charges: processed.charges,

@@ -27,6 +27,41 @@ export async function acted(account: Account, id: string, action: Action, body?:
   return expectStatus(await act(account, id, action, body), 200, `${action}/`);
 }
 
+/**
+ * The statuses of the platform's asynchronous steps (its published deliveries show each one): a
+ * target may pass through them before the final state, or not. A card payment shows
+ * `pending_execute` in its history before `hold` or `paid`.
+ */
+const PENDING: ReadonlySet<string> = new Set(['pending_execute', 'pending_capture', 'pending_release', 'pending_refund']);
+
+/** A purchase's status history without the pending steps, which a target may or may not take. */
+export const settledHistory = (purchase: Purchase): string[] => purchase.status_history.map((entry) => entry.status).filter((status) => !PENDING.has(status));
+
+/** Event types without the pending steps' events, which a target may or may not send. */
+export const withoutPendingEvents = (types: string[]): string[] => types.filter((type) => !/^purchase\.pending_/.test(type));
+
+/** How long a pending step may last before the check gives up on it: the platform's take "seconds". */
+const STEP_WAIT_MS = 30_000;
+
+/**
+ * The purchase read back until it has left its pending step (`pending_capture`, …), at most
+ * STEP_WAIT_MS: at once from a target that ends the step within the request (the simulator's default).
+ */
+export async function afterPendingStep(account: Account, id: string): Promise<Purchase> {
+  const until = Date.now() + STEP_WAIT_MS;
+  for (;;) {
+    const purchase = expectStatus(await account.api.get(`/purchases/${id}/`), 200, 'get purchase') as Purchase;
+    if (!PENDING.has(purchase.status) || Date.now() >= until) return purchase;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/** An action that must answer 200, and the purchase once its pending step (if any) has ended. */
+export async function actedAndSettled(account: Account, id: string, action: Action, body?: Node): Promise<{ answer: any; purchase: Purchase }> {
+  const answer = await acted(account, id, action, body);
+  return { answer, purchase: await afterPendingStep(account, id) };
+}
+
 /** A new client of the main account with a purchase of TOTAL in `created` (`overrides` to its fields). */
 export async function newPurchase(api: ApiClient, overrides: Node = {}): Promise<{ account: Account; client: Client; purchase: Purchase }> {
   const { account, client } = await mainClient(api);

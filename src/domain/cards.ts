@@ -38,9 +38,20 @@ const TEST_CARDS: Readonly<Record<string, TestCard>> = {
   maestro: { number: '6759000000000005', type: 'debit', prefix: /^(50|5[6-9]|6)/ },
 };
 
+/**
+ * The card method a number's prefix belongs to (`4…` → visa), or undefined for a scheme the simulator
+ * takes no card of (`37…`, American Express): a Direct Post form names no method, its number does.
+ * The prefixes do not overlap, so at most one matches.
+ */
+export function cardBrand(digits: string): string | undefined {
+  return Object.keys(TEST_CARDS).find((method) => TEST_CARDS[method]!.prefix.test(digits));
+}
+
+/** Whether `digits` is a method's default card above, which a Direct Post takes without the Luhn check: Maestro's fails it. */
+export const isDefaultCard = (digits: string): boolean => Object.values(TEST_CARDS).some((card) => card.number === digits);
+
 /** A default card lasts this many years from the sandbox clock's month: "any expiry larger or equal to the current month/year". */
 const DEFAULT_EXPIRY_YEARS = 3;
-
 
 /** "444433******1111": first six and last four digits, as card schemes allow a number to be shown. */
 const masked = (digits: string): string => `${digits.slice(0, 6)}${'*'.repeat(digits.length - 10)}${digits.slice(-4)}`;
@@ -89,19 +100,26 @@ export function paidCard(data: TransactionData): CardDetails | undefined {
   return undefined;
 }
 
+/** Attempts on money a card already moved: the platform shows that card on each (SAMPLE:10, 14, 16; WooCommerce's payment-details box reads it). */
+const ON_THE_PAYMENT: ReadonlySet<Attempt['type']> = new Set(['capture', 'release', 'refund', 'delete_recurring_token']);
+
 /**
  * A purchase's transaction_data as answered: the successful token attempts (`recurring_execute`, or
  * `authorize` for a skip_capture purchase) carry the card of its `recurring_token`, which `tokenCard`
- * finds (the token's saving purchase: a deleted token's card stays known), and `extra` is the card
- * that paid it, `{}` when no card did.
+ * finds (the token's saving purchase: a deleted token's card stays known); a capture, release,
+ * refund or token deletion carries the card that paid; and `extra` is the card that paid it, `{}`
+ * when no card did, with the settlement of a settled purchase (the stored `extra`) beside it.
  */
 export function shownTransactionData(purchase: Pick<Purchase, 'transaction_data' | 'recurring_token'>, tokenCard: (tokenId: string) => CardDetails | undefined): TransactionData {
   const data = purchase.transaction_data;
   const card = purchase.recurring_token === null ? undefined : tokenCard(purchase.recurring_token);
-  const attempts = card
+  let attempts = card
     ? data.attempts.map((tried) => (tried.successful && !hasCard(tried.extra) && (tried.type === 'recurring_execute' || tried.type === 'authorize') ? { ...tried, extra: card } : tried))
     : data.attempts;
-  const shown: TransactionData = { ...data, attempts, extra: NO_EXTRA };
-  shown.extra = paidCard(shown) ?? NO_EXTRA;
-  return shown;
+  const paying = paidCard({ ...data, attempts });
+  if (paying && attempts.some((tried) => ON_THE_PAYMENT.has(tried.type) && !hasCard(tried.extra))) {
+    attempts = attempts.map((tried) => (ON_THE_PAYMENT.has(tried.type) && !hasCard(tried.extra) ? { ...tried, extra: paying } : tried));
+  }
+  const settled = data.extra && 'settlement' in data.extra ? { settlement: data.extra.settlement } : undefined;
+  return { ...data, attempts, extra: settled ? { ...(paying ?? NO_EXTRA), ...settled } : (paying ?? NO_EXTRA) };
 }

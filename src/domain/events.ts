@@ -1,12 +1,14 @@
 // Event names (DESIGN.md §4.14, §9). Every state change is recorded in /sim/v1/events, but only the
 // real platform's own event names (the `Event` enum of CHIP's public API) reach webhooks or may be
-// listed in `Webhook.events`. The others describe what only the simulator shows
-// (an invoice e-mailed: `purchase.sent`; a checkout page opened: `purchase.viewed`): a receiver
+// listed in `Webhook.events`, with `purchase.viewed` and `purchase.settled`, which the platform's own
+// sample deliveries show (DESIGN.md §14). The others describe what only the simulator shows (an
+// invoice e-mailed: `purchase.sent`; a purchase past its due: `purchase.overdue`): a receiver
 // written against the simulator must not come to depend on a delivery the platform never makes.
 
-/** The platform's event names, in the order of openapi.yaml's `WebhookFields.events` enum. */
+/** The platform's event names, in the order of openapi.yaml's `PlatformEvent` enum. */
 export const PLATFORM_EVENTS = [
   'purchase.created',
+  'purchase.viewed',
   'purchase.paid',
   'purchase.payment_failure',
   'purchase.pending_execute',
@@ -22,6 +24,7 @@ export const PLATFORM_EVENTS = [
   'purchase.recurring_token_deleted',
   'purchase.subscription_charge_failure',
   'purchase.pending_refund',
+  'purchase.settled',
   'payment.refunded',
   'billing_template_client.subscription_billing_cancelled',
   'payout.failed',
@@ -41,7 +44,6 @@ export const isDeliveredToWebhooks = (eventType: string): eventType is PlatformE
  */
 export const SIMULATOR_EVENTS = [
   'purchase.sent',
-  'purchase.viewed',
   'purchase.overdue',
   'purchase.expired',
   'purchase.refunded',

@@ -1,10 +1,12 @@
 // The payment methods as the platform names and offers them (DESIGN.md §9, §11), per currency:
 // MYR is CHIP's list (its WooCommerce plugin's gateway: fpx, fpx_b2b1, duitnow_qr, the card schemes,
-// mpgs_* wallets, razer_* e-wallets), ZAR Revio's (cards, `eft` debit order, `capitec_pay`), every
-// other currency the card schemes alone. GET /payment_methods/ answers them in the platform's shape
+// mpgs_* wallets, razer_* e-wallets; its other integrations add dnqr, shopee_pay, crypto_coin and the
+// umbrella razer), ZAR Revio's (cards, `eft` debit order, `capitec_pay`), every other currency the
+// card schemes alone. GET /payment_methods/ answers them in the platform's shape
 // (`brand_id` and `currency` required) and `?recurring=true` keeps those whose payment saves a
 // token. A whitelist takes any name of any currency (a misspelt one is refused); what the checkout
-// offers is the purchase's currency's methods that its whitelist allows.
+// offers is the purchase's currency's methods that its whitelist allows, an umbrella name (`razer`)
+// standing for the methods it admits.
 
 import { errors, fieldError } from './errors.ts';
 import type { Input } from './types.ts';
@@ -19,6 +21,11 @@ export interface PaymentMethod {
   recurring: boolean;
   /** A card scheme: listed in `card_methods`, paid through the checkout's card form. */
   card: boolean;
+  /**
+   * An umbrella name: listed and whitelisted like a method, never paid with. A whitelist naming it
+   * allows these methods, unless it names some of them itself (then those alone, as it names them).
+   */
+  admits?: readonly string[];
 }
 
 const card = (name: string, displayName: string): PaymentMethod => ({ name, displayName, recurring: true, card: true });
@@ -31,6 +38,28 @@ const MAESTRO = card('maestro', 'Maestro');
 /** What a currency the platform's sources say nothing about gets: cards are taken in any currency. */
 const CARDS: readonly PaymentMethod[] = [VISA, MASTERCARD, MAESTRO];
 
+/** The Razer e-wallets (CHIP's WooCommerce gateway's names and labels). */
+const RAZER_WALLETS: readonly PaymentMethod[] = [
+  other('razer_atome', 'Atome'),
+  other('razer_grabpay', 'GrabPay'),
+  other('razer_maybankqr', 'Maybank QRPay'),
+  other('razer_shopeepay', 'ShopeePay'),
+  other('razer_tng', "Touch 'n Go eWallet"),
+];
+
+/**
+ * `razer`, the umbrella of the Razer e-wallets. CHIPAsia/chip-for-edd (includes/edd_chip_payments.php),
+ * CHIPAsia/CHIP-for-Perfex-CRM (libraries/Chip_gateway.php) and CHIPAsia/chip-for-abantecart (its
+ * storefront controller responses/extension/chip.php) add it to a whitelist beside whichever razer_*
+ * wallets the merchant picked; CHIPAsia/chip-for-opencart's 1.5 admin (admin/controller/payment/chip.php)
+ * offers it as a choice of its own; CHIPAsia/chip-for-whmcs (modules/gateways/chip/helpers.php) skips
+ * it in `available_payment_methods`, so the platform lists it. No integration gives it a label. The
+ * simulator's choice: `["razer"]` offers every razer_* wallet, `["razer", "razer_tng"]` only Touch 'n Go
+ * (what those plugins mean by adding it), and the checkout never offers `razer` itself: a payment is
+ * made with one wallet.
+ */
+const RAZER: PaymentMethod = { ...other('razer', 'Razer e-wallets'), admits: RAZER_WALLETS.map((method) => method.name) };
+
 /**
  * The cards first, so that a payment without a method (POST /sim/v1/purchases/{id}/pay with no
  * `method`) is a card in every currency and a force_recurring purchase saves its token.
@@ -41,13 +70,21 @@ const BY_CURRENCY: Readonly<Record<string, readonly PaymentMethod[]>> = {
     other('fpx', 'FPX'),
     other('fpx_b2b1', 'FPX B2B1'),
     other('duitnow_qr', 'DuitNow QR'),
+    // `dnqr` and `shopee_pay` are newer names of DuitNow QR and ShopeePay: CHIPAsia/chip-for-magento
+    // (Model/Chip.php), chip-for-prestashop and chip-for-prestashop-1.6 (chip/classes/ChipApi.php),
+    // chip-for-arastta and chip-for-opencart-4.1 (catalog/model/payment/chip.php) send them instead of
+    // `duitnow_qr` / `razer_shopeepay` when GET /payment_methods/ lists them, and label them as their
+    // older twins (DuitNow QR: PrestaShop 1.6's chip/chip.php; ShopeePay: Magento, Arastta).
+    other('dnqr', 'DuitNow QR'),
     other('mpgs_google_pay', 'Google Pay'),
     other('mpgs_apple_pay', 'Apple Pay'),
-    other('razer_atome', 'Atome'),
-    other('razer_grabpay', 'GrabPay'),
-    other('razer_maybankqr', 'Maybank QRPay'),
-    other('razer_shopeepay', 'ShopeePay'),
-    other('razer_tng', "Touch 'n Go eWallet"),
+    RAZER,
+    ...RAZER_WALLETS,
+    other('shopee_pay', 'ShopeePay'),
+    // "Crypto Coin" in the method lists of Magento, PrestaShop 1.6, Arastta (admin/controller/payment/chip.php)
+    // and chip-for-whmcs (modules/gateways/chip_crypto_coin.php), beside fpx and duitnow_qr; none ties
+    // it to a currency, so it is MYR's as theirs are.
+    other('crypto_coin', 'Crypto Coin'),
   ],
   // Revio's debit-order guide whitelists ["eft"] to tokenise a bank account, the method a service-typed
   // (ONEDAY/TWODAY) collection pays with; its Capitec Pay guide posts pm=capitec_pay.
@@ -66,9 +103,20 @@ export const PAYMENT_METHODS: readonly PaymentMethod[] = [
 
 export const findMethod = (name: string): PaymentMethod | undefined => PAYMENT_METHODS.find((method) => method.name === name);
 
-/** What a purchase's checkout offers: its currency's methods that its whitelist (null: all) allows. */
+/** What a purchase's checkout offers: its currency's methods that its whitelist (null: all) allows; never an umbrella. */
 export function offeredMethods(currency: string, whitelist: readonly string[] | null): readonly PaymentMethod[] {
-  return methodsFor(currency).filter((method) => whitelist === null || whitelist.includes(method.name));
+  const allowed = whitelist === null ? null : allowedNames(whitelist);
+  return methodsFor(currency).filter((method) => method.admits === undefined && (allowed === null || allowed.has(method.name)));
+}
+
+/** A whitelist's names, each umbrella in it read as the methods it admits unless the whitelist names some of them. */
+function allowedNames(whitelist: readonly string[]): ReadonlySet<string> {
+  const names = new Set(whitelist);
+  for (const name of whitelist) {
+    const admits = findMethod(name)?.admits ?? [];
+    if (!admits.some((member) => whitelist.includes(member))) admits.forEach((member) => names.add(member));
+  }
+  return names;
 }
 
 /** The `by_country` key of methods available in every country, and its name (platform: "`any` … decoded to `Other`"). */

@@ -226,8 +226,16 @@ export interface TransactionData {
   payment_method: string | null;
   country: string | null;
   attempts: Attempt[];
-  /** In answers only: the `extra` of the successful card attempt, `{}` without one (cards.ts shownTransactionData). */
-  extra?: CardDetails | NoExtra;
+  /**
+   * Stored only once the purchase is settled: `{settlement}`. Answered with the card of the successful card
+   * attempt too, `{}` with neither (cards.ts shownTransactionData).
+   */
+  extra?: CardDetails | NoExtra | SettledExtra | (CardDetails & SettledExtra);
+}
+
+/** A settled payment (DESIGN.md §14), kept in the stored transaction_data's `extra`, where the platform shows it. */
+export interface SettledExtra {
+  settlement: { settled_on: number };
 }
 
 export type ClientDetails = Omit<Client, keyof Resource>;

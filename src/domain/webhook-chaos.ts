@@ -34,6 +34,14 @@ export const NO_CHAOS: Omit<WebhookChaos, 'drawn'> = { duplicate: 0, reorder: 0,
  */
 export const MAX_CHAOS_DELAY_MS = 30 * DAY_MS;
 
+/** The longest duration a setting takes, in ms and as the refusal names it. */
+export interface DurationLimit {
+  ms: number;
+  name: string;
+}
+
+const CHAOS_DELAY_LIMIT: DurationLimit = { ms: MAX_CHAOS_DELAY_MS, name: 'P30D' };
+
 /** Independent draws of one delivery, one per kind of disturbance. */
 export const CHAOS_STREAMS = { duplicate: 1, reorder: 2 } as const;
 export type ChaosStream = (typeof CHAOS_STREAMS)[keyof typeof CHAOS_STREAMS];
@@ -50,7 +58,7 @@ export function chaosDraw(seed: number, n: number, stream: ChaosStream): number 
  * starts in). Throws a 400 naming `field` for text that is no ISO-8601 duration, a negative one, or
  * one past MAX_CHAOS_DELAY_MS.
  */
-export function chaosDelayMs(delay: string, nowMs: number, field = 'delay'): number {
+export function chaosDelayMs(delay: string, nowMs: number, field = 'delay', limit: DurationLimit = CHAOS_DELAY_LIMIT): number {
   let ms: number;
   try {
     ms = addDuration(nowMs, delay) - nowMs;
@@ -58,6 +66,6 @@ export function chaosDelayMs(delay: string, nowMs: number, field = 'delay'): num
     throw fieldError(field, errors.invalid(`"${delay}" is not an ISO-8601 duration such as PT1H or P1D.`));
   }
   if (!(ms >= 0)) throw fieldError(field, errors.minValue('PT0S'));
-  if (ms > MAX_CHAOS_DELAY_MS) throw fieldError(field, errors.maxValue('P30D'));
+  if (ms > limit.ms) throw fieldError(field, errors.maxValue(limit.name));
   return ms;
 }

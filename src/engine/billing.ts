@@ -11,6 +11,7 @@ import type { BillingTemplate, BillingTemplateClient, Client, Input, Purchase, P
 import type { Sandbox } from '../store/store.ts';
 import { billingDate, launch, scheduleNext } from './launch.ts';
 import { chargeAutomatically, execute, type Processed } from './payments.ts';
+import { runStep, settle } from './step-jobs.ts';
 import { schedule, type Job } from './queue.ts';
 import { awaitPayment, recordEvent, savePurchase, sendEmail } from './records.ts';
 import { newestUsableToken } from './tokens.ts';
@@ -155,6 +156,13 @@ export function runJob(sandbox: Sandbox, job: Job, ctx: Context, processed: Proc
       return;
     case 'overdue':
       return runOverdue(sandbox, job, ctx, processed);
+    case 'step':
+      runStep(sandbox, job, ctx);
+      processed.steps = (processed.steps ?? 0) + 1;
+      return;
+    case 'settlement':
+      if (settle(sandbox, job.id, ctx)) processed.settlements = (processed.settlements ?? 0) + 1;
+      return;
     case 'webhook':
       // Deliveries are awaited by the time loop (engine/time.ts), never run synchronously here.
       return;

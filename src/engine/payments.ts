@@ -14,6 +14,7 @@ import type { Attempt, BillingTemplateClient, Input, Purchase, PurchaseStatus, R
 import type { Sandbox, TokenOutcome } from '../store/store.ts';
 import { launchOnFirstPayment } from './launch.ts';
 import { schedule } from './queue.ts';
+import { settlementAt } from './steps.ts';
 import { recordEvent, savePurchase, sendEmail } from './records.ts';
 import { nextTokenOutcome, savedCard, saveToken } from './tokens.ts';
 
@@ -25,6 +26,9 @@ export interface Processed {
   executions: number;
   overdue: number;
   expired: number;
+  /** Pending steps ended (engine/steps.ts) and purchases settled: counted only when some were. */
+  steps?: number;
+  settlements?: number;
   webhook_deliveries: number;
 }
 
@@ -73,6 +77,9 @@ export function markPaid(sandbox: Sandbox, purchase: Purchase, method: string | 
   };
   const paid = savePurchase(sandbox, version, events[0]!, ctx);
   for (let i = 1; i < events.length; i += 1) recordEvent(sandbox, events[i]!, paid, ctx);
+  // Money through the gateway is settled later when the sandbox asks for it (DESIGN.md §14); off, this costs a read.
+  const settleAt = method === null ? undefined : settlementAt(sandbox, ctx.clock.now());
+  if (settleAt !== undefined) schedule(sandbox, { at: settleAt, kind: 'settlement', id: paid.id });
   if (paid.send_receipt) sendEmail(sandbox, 'receipt', paid, ctx);
   launchOnFirstPayment(sandbox, paid, ctx);
   return paid;
@@ -81,7 +88,8 @@ export function markPaid(sandbox: Sandbox, purchase: Purchase, method: string | 
 /**
  * A successful collection, recorded as an attempt of `type`. DESIGN.md §4.8: with a service type the
  * bank takes 1 or 2 days, so the purchase waits in `pending_execute` and an execution job makes it
- * `paid` when that time has passed. With skip_capture the money is only reserved: `hold`.
+ * `paid` when that time has passed. With skip_capture the money is only reserved: `hold`, or for a
+ * total of 0 (a card saved without a charge) `preauthorized`.
  */
 function collect(
   sandbox: Sandbox,
@@ -96,6 +104,10 @@ function collect(
   // Most billings end here: paid at once, in one new version of the purchase.
   if (!purchase.skip_capture && !purchase.service_type) return markPaid(sandbox, purchase, method, ctx, { transactionData, recurringToken: tokenId });
   const changes = { recurring_token: tokenId, transaction_data: transactionData };
+  // Zero-amount authorisation (DESIGN.md §14): nothing to hold, so nothing to capture or release.
+  if (purchase.skip_capture && purchase.purchase.total === 0) {
+    return savePurchase(sandbox, withStatus(purchase, 'preauthorized', ctx, changes), 'purchase.preauthorized', ctx);
+  }
   if (purchase.skip_capture) return savePurchase(sandbox, withStatus(purchase, 'hold', ctx, changes), 'purchase.hold', ctx);
   const at = ctx.clock.now() + EXECUTION_DAYS[purchase.service_type!] * DAY_MS;
   schedule(sandbox, { at, kind: 'execution', id: purchase.id, method });
@@ -131,7 +143,8 @@ function resolveMethod(purchase: Purchase, requested: unknown): string {
     const inCurrency = methodsFor(currency).map((method) => method.name);
     throw fieldError('method', errors.invalid(`No method of payment_method_whitelist is offered in ${currency} (${inCurrency.join(', ')}).`));
   }
-  const method = (requested as string | undefined) ?? (purchase.payment_method_whitelist ?? offered).find((name) => offered.includes(name))!;
+  // A whitelist naming only an umbrella (["razer"]) names no offered method: the first it admits then.
+  const method = (requested as string | undefined) ?? (purchase.payment_method_whitelist ?? offered).find((name) => offered.includes(name)) ?? offered[0]!;
   if (!offered.includes(method)) throw fieldError('method', errors.invalidChoice(method, offered));
   return method;
 }
@@ -165,8 +178,11 @@ export function payAtCheckout(sandbox: Sandbox, purchase: Purchase, input: Input
   let payable = purchase;
   if (recurring && (input.save_token === true || purchase.force_recurring)) {
     saveToken(sandbox, purchase, method, outcomes, ctx, card);
-    payable = { ...purchase, is_recurring_token: true };
+    payable = { ...payable, is_recurring_token: true };
   }
+  // The acquirer processes a card first: the platform's card payments show pending_execute in their
+  // history before paid, hold or preauthorized (only in the history: no event, no answer shows it).
+  if (card) payable = { ...payable, status_history: historyWith(payable.status_history, 'pending_execute', unixSeconds(ctx.clock.now())) };
   return collect(sandbox, payable, method, null, 'execute', ctx, card ?? NO_EXTRA);
 }
 

@@ -1,5 +1,6 @@
 // The platform's purchase actions beyond paying (DESIGN.md §9): capture or release the money a
-// skip_capture payment reserved, refund a paid purchase in full or in part, mark a purchase paid
+// skip_capture payment reserved, refund a paid purchase in full or in part (each through its pending
+// state, engine/steps.ts), mark a purchase paid
 // outside the gateway, and e-mail its invoice again. Each records an attempt where money moves and
 // the platform's events; the simulator-only events (purchase.refunded, purchase.sent) go to
 // /sim/v1/events and never to webhooks. A refused capture, release or refund is answered as the
@@ -14,6 +15,7 @@ import { attempt, paymentDetails } from '../domain/shared-parts.ts';
 import type { Input, Payment, Purchase, PurchaseStatus } from '../domain/types.ts';
 import type { Sandbox } from '../store/store.ts';
 import { markPaid } from './payments.ts';
+import { beginStep } from './steps.ts';
 import { recordEvent, savePurchase, sendEmail } from './records.ts';
 
 /**
@@ -26,28 +28,46 @@ function amountUpTo(input: Input, limit: number, what: string, refused: (message
   return amount;
 }
 
-/** POST /purchases/{id}/capture/ {amount?}: takes the reserved money, all of it or less. */
+/** POST /purchases/{id}/capture/ {amount?}: takes the reserved money, all of it or less, through `pending_capture`. */
 export function capture(sandbox: Sandbox, purchase: Purchase, input: Input, ctx: Context): Purchase {
   assertStatus(purchase, ['hold'], 'capture', errors.captureError);
   const amount = amountUpTo(input, purchase.purchase.total, 'the total', errors.captureError);
+  const pending = savePurchase(sandbox, withStatus(purchase, 'pending_capture', ctx), 'purchase.pending_capture', ctx);
+  beginStep(sandbox, { id: purchase.id, method: 'capture', amount }, ctx, () => finishCapture(sandbox, purchase.id, amount, ctx));
+  return sandbox.purchases.get(purchase.id) ?? pending;
+}
+
+/** The end of a capture: paid, with the capture's attempt. */
+export function finishCapture(sandbox: Sandbox, purchaseId: string, amount: number, ctx: Context): void {
+  const purchase = sandbox.purchases.get(purchaseId);
+  if (purchase?.status !== 'pending_capture') return;
   const method = purchase.transaction_data.payment_method;
   const captured = { ...purchase, ...withAttempt(purchase, attempt('capture', method)) };
   // The platform: purchase.captured "will deliver an updated Purchase with status = paid", and
   // purchase.paid also "happens … in case of /capture/".
-  return markPaid(sandbox, captured, method, ctx, { amount, events: ['purchase.captured', 'purchase.paid'] });
+  markPaid(sandbox, captured, method, ctx, { amount, events: ['purchase.captured', 'purchase.paid'] });
 }
 
-/** POST /purchases/{id}/release/: gives the reserved money back; nothing is paid. */
+/** POST /purchases/{id}/release/: gives the reserved money back through `pending_release`; nothing is paid. */
 export function release(sandbox: Sandbox, purchase: Purchase, ctx: Context): Purchase {
   assertStatus(purchase, ['hold'], 'release', errors.releaseError);
+  const pending = savePurchase(sandbox, withStatus(purchase, 'pending_release', ctx), 'purchase.pending_release', ctx);
+  beginStep(sandbox, { id: purchase.id, method: 'release' }, ctx, () => finishRelease(sandbox, purchase.id, ctx));
+  return sandbox.purchases.get(purchase.id) ?? pending;
+}
+
+export function finishRelease(sandbox: Sandbox, purchaseId: string, ctx: Context): void {
+  const purchase = sandbox.purchases.get(purchaseId);
+  if (purchase?.status !== 'pending_release') return;
   const changes = withAttempt(purchase, attempt('release', purchase.transaction_data.payment_method));
-  return savePurchase(sandbox, withStatus(purchase, 'released', ctx, changes), 'purchase.released', ctx);
+  savePurchase(sandbox, withStatus(purchase, 'released', ctx, changes), 'purchase.released', ctx);
 }
 
 /**
- * POST /purchases/{id}/refund/ {amount?}: returns the Payment the refund made. DESIGN.md §9: the
- * whole refundable amount → `refunded`; less → the purchase stays `paid` with `refundable_amount`
- * lowered, and can be refunded again up to what is left.
+ * POST /purchases/{id}/refund/ {amount?}: returns the Payment the refund makes. DESIGN.md §9: the
+ * whole refundable amount → `refunded`; less → the purchase is `paid` again with `refundable_amount`
+ * lowered, and can be refunded again up to what is left. Either way it passes through
+ * `pending_refund`; the Payment is answered at once, and `payment.refunded` sent when the step ends.
  */
 export function refund(sandbox: Sandbox, purchase: Purchase, input: Input, ctx: Context): Payment {
   assertStatus(purchase, ['paid'], 'refund', errors.refundError);
@@ -56,14 +76,19 @@ export function refund(sandbox: Sandbox, purchase: Purchase, input: Input, ctx: 
   }
   if (purchase.refundable_amount < 1) throw fieldError(ALL, errors.refundError('Nothing is left to refund on this purchase.'));
   const amount = amountUpTo(input, purchase.refundable_amount, 'what is left to refund', errors.refundError);
-  const method = purchase.transaction_data.payment_method;
-  const tried = attempt('refund', method);
-  const left = purchase.refundable_amount - amount;
-  const changes = { ...withAttempt(purchase, tried), refundable_amount: left, refund_availability: left > 0 ? ('all' as const) : ('none' as const) };
+  const paymentId = ctx.ids.uuid();
+  savePurchase(sandbox, withStatus(purchase, 'pending_refund', ctx), 'purchase.pending_refund', ctx);
+  let made: Payment | undefined;
+  beginStep(sandbox, { id: purchase.id, method: 'refund', amount, ref: paymentId }, ctx, () => (made = finishRefund(sandbox, purchase.id, amount, paymentId, ctx)));
+  return made ?? refundPayment(sandbox, purchase, amount, paymentId, ctx);
+}
+
+/** The Payment of a refund of `amount` from `purchase`, made now. */
+function refundPayment(sandbox: Sandbox, purchase: Purchase, amount: number, id: string, ctx: Context): Payment {
   const now = unixSeconds(ctx.clock.now());
-  const refunded = left === 0 ? withStatus(purchase, 'refunded', ctx, changes) : { ...purchase, ...changes, updated_on: now };
-  const payment: Payment = {
-    id: ctx.ids.uuid(),
+  const method = purchase.transaction_data.payment_method;
+  return {
+    id,
     type: 'payment',
     created_on: now,
     updated_on: now,
@@ -72,12 +97,21 @@ export function refund(sandbox: Sandbox, purchase: Purchase, input: Input, ctx: 
     is_test: true,
     client: purchase.client,
     payment: paymentDetails(amount, purchase.purchase.currency, method, now, true),
-    transaction_data: { payment_method: method, country: null, attempts: [tried] },
+    transaction_data: { payment_method: method, country: null, attempts: [attempt('refund', method)] },
     related_to: { type: 'purchase', id: purchase.id },
     status: 'success',
   };
+}
+
+/** The end of a refund: the attempt, what is left to refund, `refunded` (or `paid` again), and `payment.refunded`. */
+export function finishRefund(sandbox: Sandbox, purchaseId: string, amount: number, paymentId: string, ctx: Context): Payment | undefined {
+  const purchase = sandbox.purchases.get(purchaseId);
+  if (purchase?.status !== 'pending_refund') return undefined;
+  const payment = refundPayment(sandbox, purchase, amount, paymentId, ctx);
+  const left = purchase.refundable_amount - amount;
+  const changes = { ...withAttempt(purchase, payment.transaction_data.attempts[0]!), refundable_amount: left, refund_availability: left > 0 ? ('all' as const) : ('none' as const) };
   recordEvent(sandbox, 'payment.refunded', payment, ctx);
-  savePurchase(sandbox, refunded, 'purchase.refunded', ctx);
+  savePurchase(sandbox, withStatus(purchase, left === 0 ? 'refunded' : 'paid', ctx, changes), 'purchase.refunded', ctx);
   return payment;
 }
 

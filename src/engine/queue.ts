@@ -74,8 +74,18 @@ export function schedule(holder: JobHolder, fields: Omit<Job, 'seq'>): void {
   holder.jobSeq += 1;
   // Every job made in one shape, its seq included: a seq added afterwards gave each job a second
   // block for its fields, and the queue's code several shapes to read. An absent k or method is
-  // undefined, which JSON leaves out, so a saved job reads as before.
-  const job: Placed = { at: fields.at, seq: holder.jobSeq, kind: fields.kind, id: fields.id, k: fields.k, method: fields.method, [AT]: -1 };
+  // undefined, which JSON leaves out, so a saved job reads as before (so are amount and ref).
+  const job: Placed = {
+    at: fields.at,
+    seq: holder.jobSeq,
+    kind: fields.kind,
+    id: fields.id,
+    k: fields.k,
+    method: fields.method,
+    amount: fields.amount,
+    ref: fields.ref,
+    [AT]: -1,
+  };
   enqueue(holder, queue, job);
 }
 

@@ -72,8 +72,8 @@ export function createDefaultSandbox(seed: number, wall: Clock, ids: Ids): Sandb
  * POST /sim/v1/reset: the same sandbox (id, company, brand, clock), emptied and seeded again.
  * A sandbox with seeded ids draws the same sequence again, so its fixtures come back unchanged.
  * What is not its objects stays: its signing key (receivers keep verifying with the key they
- * fetched), its checkpoints (a reset is one more state to go back from) and its delivery chaos
- * settings, their sequence started again as the sandbox's ids are drawn again.
+ * fetched), its checkpoints (a reset is one more state to go back from), its processing setting and
+ * its delivery chaos settings, their sequence started again as the sandbox's ids are drawn again.
  */
 export function resetSandbox(sandbox: Sandbox, wall: Clock, ids: Ids): Sandbox {
   const fresh = createSandbox(
@@ -85,6 +85,7 @@ export function resetSandbox(sandbox: Sandbox, wall: Clock, ids: Ids): Sandbox {
     signingKey: sandbox.signingKey,
     checkpoints: sandbox.checkpoints,
     webhookChaos: sandbox.webhookChaos && { ...sandbox.webhookChaos, drawn: 0 },
+    processing: sandbox.processing,
   };
   return { ...fresh, ...kept, ...(!sandbox.origin.seededIds && { id: sandbox.id, companyId: sandbox.companyId, brands: sandbox.brands }) };
 }

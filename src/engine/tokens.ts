@@ -8,6 +8,7 @@ import { attempt } from '../domain/shared-parts.ts';
 import type { CardDetails, Purchase, RecurringToken, ServiceType } from '../domain/types.ts';
 import type { Sandbox, TokenOutcome } from '../store/store.ts';
 import { recordEvent } from './records.ts';
+import { beginStep } from './steps.ts';
 
 const byClient = new WeakMap<Map<string, RecurringToken>, Map<string, RecurringToken[]>>();
 
@@ -87,19 +88,45 @@ export function nextTokenOutcome(sandbox: Sandbox, tokenId: string): TokenOutcom
 /**
  * Deletes a token with the spec's three effects: it leaves the client's list (so checkout no longer
  * offers it), it can no longer charge, and the purchase that saved it has is_recurring_token false.
+ * At once: the client deleted with its tokens. A deletion asked for (`requestTokenDeletion`) passes
+ * through the platform's pending step first.
  */
 export function deleteToken(sandbox: Sandbox, token: RecurringToken, ctx: Context): Purchase | undefined {
+  withdrawToken(sandbox, token);
+  return recordDeletion(sandbox, token.id, ctx);
+}
+
+/** The token leaves the client's list and can no longer charge. */
+function withdrawToken(sandbox: Sandbox, token: RecurringToken): void {
   sandbox.tokens.delete(token.id);
   sandbox.tokenOutcomes.delete(token.id);
   const tokens = index(sandbox);
   tokens.set(token.client_id, (tokens.get(token.client_id) ?? []).filter((kept) => kept.id !== token.id));
-  const saving = sandbox.purchases.get(token.id);
+}
+
+/** The deletion on the purchase that saved the token: its attempt, is_recurring_token false, `purchase.recurring_token_deleted`. */
+export function recordDeletion(sandbox: Sandbox, tokenId: string, ctx: Context): Purchase | undefined {
+  const saving = sandbox.purchases.get(tokenId);
   if (!saving) return undefined;
-  const changes = withAttempt(saving, attempt('delete_recurring_token', token.payment_method));
+  const changes = withAttempt(saving, attempt('delete_recurring_token', saving.transaction_data.payment_method));
   const updated: Purchase = { ...saving, ...changes, is_recurring_token: false, updated_on: unixSeconds(ctx.clock.now()) };
   sandbox.purchases.set(updated.id, updated);
   recordEvent(sandbox, 'purchase.recurring_token_deleted', updated, ctx);
   return updated;
+}
+
+/**
+ * POST /purchases/{id}/delete_recurring_token/ and DELETE of a client's token: the token can no
+ * longer charge at once; `purchase.pending_recurring_token_delete` (the purchase's status unchanged,
+ * as on the platform), then, when the step ends (engine/steps.ts), the deletion's attempt and
+ * `purchase.recurring_token_deleted`. Returns the saving purchase as it is after the request.
+ */
+export function requestTokenDeletion(sandbox: Sandbox, token: RecurringToken, ctx: Context): Purchase | undefined {
+  withdrawToken(sandbox, token);
+  const saving = sandbox.purchases.get(token.id);
+  if (saving) recordEvent(sandbox, 'purchase.pending_recurring_token_delete', saving, ctx);
+  beginStep(sandbox, { id: token.id, method: 'recurring_token_delete' }, ctx, () => recordDeletion(sandbox, token.id, ctx));
+  return sandbox.purchases.get(token.id);
 }
 
 /** DESIGN.md §4.9: "Automatic subscription charges use the client's newest usable token." */

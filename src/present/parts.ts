@@ -23,10 +23,13 @@ const EMPTY = Object.freeze({});
 export const FLOW = 'payform';
 
 /**
- * What the platform charges for an attempt, in minor units. The simulator charges nothing, so
- * `net_amount` stays `amount`; a fee is the platform's business with the merchant, not the API's.
+ * An attempt's `fee_amount`, in minor units, as the platform's published deliveries show it (docs/
+ * fidelity.md): 20 for an attempt (an FPX execute, paid or declined, SAMPLE:01, 04; a card's authorize,
+ * SAMPLE:06, 08; a token's deletion, SAMPLE:14; a release, SAMPLE:16), 10 for a capture (SAMPLE:10,
+ * 11), whatever the amount. (SAMPLE:07, of another account, shows 100 for an FPX execute.) The
+ * purchase's `payment.fee_amount` is 0 on those objects, and so here: `net_amount` is the amount.
  */
-const FEE_AMOUNT = 0;
+const feeOf = (tried: Attempt): number => (tried.type === 'capture' ? 10 : 20);
 
 /** Made once per stored part: the keys are the store's shared, frozen parts. */
 function memo<K extends object, V>(make: (key: K) => V): (key: K) => V {
@@ -51,7 +54,7 @@ export const paymentDetailsView = memo((payment: PaymentDetails) =>
   Object.freeze({ ...payment, owned_bank_account_id: null, owned_bank_account: null, owned_bank_code: null }),
 );
 
-const hasCard = (extra: CardDetails | NoExtra): extra is CardDetails => 'masked_pan' in extra;
+const hasCard = (extra: object): extra is CardDetails => 'masked_pan' in extra;
 
 /**
  * A card as the platform sends it: integer expiry (`expiry_month: 10, expiry_year: 24`) and its
@@ -70,7 +73,7 @@ export const attemptView = memo((tried: Attempt) => {
   return Object.freeze({
     ...tried,
     flow: FLOW,
-    fee_amount: FEE_AMOUNT,
+    fee_amount: feeOf(tried),
     country: tried.country ?? card?.card_issuer_country ?? '',
     client_ip: tried.client_ip ?? '',
     extra: extraView(tried.extra),
@@ -82,7 +85,10 @@ export const attemptView = memo((tried: Attempt) => {
  * shownTransactionData): `""` where nothing was tried yet, as the platform's created purchases show.
  */
 export function transactionView(data: TransactionData) {
-  const extra = extraView(data.extra ?? NO_EXTRA);
+  const stored = data.extra ?? NO_EXTRA;
+  const card = hasCard(stored) ? cardView(stored) : NO_EXTRA;
+  // A settled payment's `extra` has its `settlement` beside the card (the platform's purchase.settled).
+  const extra = 'settlement' in stored ? { ...card, settlement: stored.settlement } : card;
   return {
     payment_method: data.payment_method ?? '',
     flow: FLOW,

@@ -1,6 +1,6 @@
 // A Payment (what a refund makes) as the platform sends it (DESIGN.md §14): the platform's published
 // `payment.refunded` delivery carries, beside what the store keeps, its account fields (null or
-// empty for a test account), the purchase's generated reference in `related_to`, and the card that
+// empty for a test account), the purchase's reference in `related_to`, and the card that
 // paid the purchase, with the amount, in `transaction_data.extra`. Deliveries and events show the
 // same form as the refund/ answer. And the one place that picks the form of any recorded object.
 
@@ -24,7 +24,9 @@ export function paymentView(payment: Payment, scope: PresentScope) {
     reference: '',
     reference_generated: generatedNumber(payment.id),
     fee_amount: details.fee_amount,
-    related_to: { ...payment.related_to, reference },
+    // The purchase's own reference when the merchant sent one (OpenCart's refund handler takes it as its
+    // order id), else its generated one, as on the platform's sample of a purchase sent without one.
+    related_to: { ...payment.related_to, reference: purchase?.reference || reference },
     refund_availability: 'none',
     account_extra: EMPTY,
     account_fx_rate: null,

@@ -3,8 +3,8 @@
 // what is kept. API answers, webhook and success_callback bodies, and /sim/v1/events all show this
 // one form. A snapshot shows the store's form with its checkout_url (withCheckoutUrl): it is the
 // sandbox as kept, loaded back as it is.
-// - checkout_url: the record keeps it empty; it is the purchase's checkout path on the origin the
-//   client called (for deliveries, the sandbox's last one), so it works behind any host name.
+// - checkout_url and direct_post_url: the record keeps neither; each is a path of the purchase on the
+//   origin the client called (for deliveries, the sandbox's last one), so it works behind any host name.
 // - The merchant's URLs the record keeps as null are "" (the platform's unset URL), never null.
 // - viewed_on follows from status_history (the first `viewed`); reference_generated from the id;
 //   company_id and issuer_details from the sandbox and its brand; the rest is constant.
@@ -36,6 +36,14 @@ export interface PresentScope extends CheckoutScope {
  */
 export function checkoutPath(sandbox: CheckoutScope, purchaseId: string): string {
   return sandbox.origin.ownIds ? `/checkout/${sandbox.id}/${purchaseId}/` : `/checkout/${purchaseId}/`;
+}
+
+/**
+ * The path of a purchase's Direct Post target, its `direct_post_url` without the origin (DESIGN.md
+ * §14): a shop's own card form POSTs the card there. Named as the checkout path is, beside it.
+ */
+export function directPostPath(sandbox: CheckoutScope, purchaseId: string): string {
+  return sandbox.origin.ownIds ? `/direct_post/${sandbox.id}/${purchaseId}/` : `/direct_post/${purchaseId}/`;
 }
 
 /**
@@ -96,7 +104,7 @@ export function purchaseView(purchase: Purchase, scope: PresentScope, origin: st
     created_from_ip: purchase.created_from_ip ?? '',
     reference_generated: purchaseReference(purchase.id),
     invoice_url: null,
-    direct_post_url: null,
+    direct_post_url: origin + directPostPath(scope, purchase.id),
     currency_conversion: null,
     can_retrieve: false,
     can_chargeback: false,

@@ -11,7 +11,8 @@ import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { addPeriods, startOfDay } from '../domain/calendar.ts';
 import { EARLIEST_CLOCK_MS, LATEST_CLOCK_MS, LATEST_DATE_MS } from '../domain/clock-bounds.ts';
 import { errors, type ApiError, type ErrorDetail } from '../domain/errors.ts';
-import { chaosDelayMs } from '../domain/webhook-chaos.ts';
+import { chaosDelayMs, type DurationLimit } from '../domain/webhook-chaos.ts';
+import { PROCESSING_LIMIT } from '../domain/processing.ts';
 import { isTimeZone } from '../domain/purchase-details.ts';
 import type { BillingTemplate, BillingTemplateClient, Purchase, RecurringToken, Webhook } from '../domain/types.ts';
 import type { SnapshotDocument, SnapshotProblem, SnapshotSandbox } from './snapshot.ts';
@@ -35,7 +36,9 @@ function* problems(sandbox: SnapshotSandbox): Generator<SnapshotProblem> {
   const now = Date.parse(sandbox.clock.now);
   if (Number.isNaN(now)) yield problem('clock.now', errors.invalid('Enter an instant a JavaScript Date can hold.'));
   else if (now < EARLIEST_CLOCK_MS || now > LATEST_CLOCK_MS) yield problem('clock.now', errors.invalid('Enter an instant from 1970-01-01 to 9999-12-31.'));
-  if (sandbox.webhookChaos?.delay) yield* chaosDelay(sandbox.webhookChaos.delay, now);
+  if (sandbox.webhookChaos?.delay) yield* duration(sandbox.webhookChaos.delay, now, 'webhookChaos.delay');
+  if (sandbox.processing) yield* duration(sandbox.processing.delay, now, 'processing.delay', PROCESSING_LIMIT);
+  if (sandbox.processing?.settlement) yield* duration(sandbox.processing.settlement, now, 'processing.settlement', PROCESSING_LIMIT);
   if (sandbox.signingKey) yield* keyPair(sandbox.signingKey, 'signingKey');
   for (const [index, [, pair]] of ((sandbox.webhookKeys ?? []) as Entries<SigningKey>).entries()) yield* keyPair(pair, `webhookKeys.${index}.1`);
   for (const field of MAPS) yield* keys(sandbox[field] ?? [], field);
@@ -152,13 +155,13 @@ function* jobNumbers(sandbox: SnapshotSandbox): Generator<SnapshotProblem> {
   }
 }
 
-/** A delay that is no duration the engine can add would fail the sandbox's next delivery. */
-function* chaosDelay(delay: string, now: number): Generator<SnapshotProblem> {
+/** A duration the engine cannot add (a chaos delay, a processing delay or settlement) would fail the sandbox's next delivery or step. */
+function* duration(value: string, now: number, path: string, limit?: DurationLimit): Generator<SnapshotProblem> {
   try {
-    chaosDelayMs(delay, Number.isNaN(now) ? 0 : now);
+    chaosDelayMs(value, Number.isNaN(now) ? 0 : now, 'delay', limit);
   } catch (error) {
     const [detail] = Object.values((error as ApiError).fields)[0] ?? [];
-    yield problem('webhookChaos.delay', detail ?? errors.invalid());
+    yield problem(path, detail ?? errors.invalid());
   }
 }
 

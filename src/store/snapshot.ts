@@ -256,6 +256,7 @@ function documentForm(snapshot: SandboxSnapshot, wall: Clock, { copyLogs = true 
     jobSeq,
     idsDrawn: snapshot.idsDrawn ?? 0,
     webhookChaos: snapshot.webhookChaos ?? null,
+    processing: snapshot.processing ?? null,
     signingKey,
     ...Object.fromEntries(MAPS.map((field) => [field, snapshot[field]])),
     purchases: mapArray(snapshot.purchases, purchaseEntry),

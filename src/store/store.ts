@@ -17,6 +17,7 @@ import type {
 import type { DeclineCode } from '../domain/decline-codes.ts';
 import type { Job } from '../domain/jobs.ts';
 import type { ChaosMark, WebhookChaos } from '../domain/webhook-chaos.ts';
+import type { Processing } from '../domain/processing.ts';
 import type { SandboxClockState } from '../domain/sandbox-clock.ts';
 import { ChangeSet, TrackedMap } from './changes.ts';
 
@@ -162,6 +163,8 @@ export interface Sandbox {
   idsDrawn: number;
   /** Delivery chaos (PUT /sim/v1/webhook_chaos) and its position; null when deliveries are left alone. */
   webhookChaos: WebhookChaos | null;
+  /** How long pending steps last and when payments settle (PUT /sim/v1/processing); null: DEFAULT_PROCESSING. */
+  processing: Processing | null;
   /** What changed since the store last saved the sandbox; not part of its state. */
   changes: ChangeSet;
   /** Checkpoints taken of it, oldest first (store/checkpoints.ts): not part of its state, so no snapshot holds them. */
@@ -267,6 +270,7 @@ export function emptySandbox(fields: Pick<Sandbox, 'id' | 'companyId' | 'brands'
     jobSeq: 0,
     idsDrawn: 0,
     webhookChaos: null,
+    processing: null,
     changes,
     checkpoints: [],
   };
@@ -316,17 +320,17 @@ type LaterMap = 'webhookKeys';
  * The JSON form of a sandbox: each Map becomes an array of [key, value] entries in insertion order.
  * Snapshots and data files of earlier versions may lack a collection added since (`LaterMap`).
  */
-export type SandboxSnapshot = Omit<Sandbox, MapField | 'changes' | 'idsDrawn' | 'webhookChaos' | 'checkpoints'> & { idsDrawn?: number; webhookChaos?: WebhookChaos | null } & { [K in Exclude<MapField, LaterMap>]: [string, unknown][] } & {
+export type SandboxSnapshot = Omit<Sandbox, MapField | 'changes' | 'idsDrawn' | 'webhookChaos' | 'processing' | 'checkpoints'> & { idsDrawn?: number; webhookChaos?: WebhookChaos | null; processing?: Processing | null } & { [K in Exclude<MapField, LaterMap>]: [string, unknown][] } & {
   [K in LaterMap]?: [string, unknown][];
 };
 
 /** The scalar part of a sandbox: everything but its collections, events, e-mails, jobs and key. */
-export type SandboxHeader = Pick<Sandbox, 'id' | 'companyId' | 'brands' | 'origin' | 'clock' | 'publicOrigin' | 'jobSeq' | 'eventsDropped' | 'outboxDropped' | 'idsDrawn' | 'webhookChaos'>;
+export type SandboxHeader = Pick<Sandbox, 'id' | 'companyId' | 'brands' | 'origin' | 'clock' | 'publicOrigin' | 'jobSeq' | 'eventsDropped' | 'outboxDropped' | 'idsDrawn' | 'webhookChaos' | 'processing'>;
 
 export function sandboxHeader(sandbox: Sandbox | SandboxSnapshot): SandboxHeader {
   const { id, companyId, brands, origin, clock, publicOrigin, jobSeq } = sandbox;
   // Files and snapshots written before events (or e-mails) were capped have no count: none was dropped; nor
-  // before sandboxes had their own ids: none was drawn; nor before delivery chaos: none is set.
+  // before sandboxes had their own ids: none was drawn; nor before delivery chaos or processing: none is set.
   return {
     id,
     companyId,
@@ -339,6 +343,7 @@ export function sandboxHeader(sandbox: Sandbox | SandboxSnapshot): SandboxHeader
     outboxDropped: sandbox.outboxDropped ?? 0,
     idsDrawn: sandbox.idsDrawn ?? 0,
     webhookChaos: sandbox.webhookChaos ?? null,
+    processing: sandbox.processing ?? null,
   };
 }
 

@@ -243,6 +243,14 @@ function closed(purchase: Purchase): [string, SafeHtml] {
     case 'hold':
       return ['Payment authorised', html`<div class="alert success" role="status" id="result"><p>${total} is reserved on the card and not yet taken.</p>
     <p>The merchant captures it later (skip_capture), or releases it.</p></div>`];
+    case 'pending_capture':
+      return ['Payment authorised', html`<div class="alert success" role="status" id="result">The merchant is capturing the payment reserved on the card; it completes shortly.</div>`];
+    case 'preauthorized':
+      return ['Card authorised', html`<div class="alert success" role="status" id="result"><p>The card was verified${purchase.is_recurring_token ? ' and saved for later payments' : ''}: nothing was charged.</p></div>`];
+    case 'pending_release':
+      return ['Authorisation being released', html`<div class="alert info" role="status" id="result">The merchant is releasing the ${total} reserved on the card: no payment is taken.</div>`];
+    case 'pending_refund':
+      return ['Refund under way', html`<div class="alert info" role="status" id="result">The merchant is refunding this payment: the money goes back to the payer shortly.</div>`];
     case 'released':
       return ['Authorisation released', html`<div class="alert info" role="status" id="result">The merchant released the ${total} reserved on the card: no payment was taken.</div>`];
     case 'refunded':

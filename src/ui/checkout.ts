@@ -76,11 +76,11 @@ function changed(services: Services, sandbox: Sandbox): void {
 }
 
 /** What a checkout request answers: a page, or a 303 to where the payer goes next. */
-type PageReply = { status: number; html: string } | { redirect: string };
+export type PageReply = { status: number; html: string } | { redirect: string };
 
 const NOT_FOUND: PageReply = { status: 404, html: notFoundPage() };
 
-function send(res: Response, reply: PageReply): void {
+export function send(res: Response, reply: PageReply): void {
   if ('redirect' in reply) res.redirect(303, reply.redirect);
   else res.status(reply.status).type('html').send(reply.html);
 }
@@ -99,7 +99,7 @@ function render(status: number, sandbox: Sandbox, purchase: Purchase, errors?: s
 }
 
 /** An ApiError's messages as sentences a payer can read: "save_token: fpx cannot save …". */
-function messages(error: ApiError): string[] {
+export function messages(error: ApiError): string[] {
   return Object.entries(error.fields).flatMap(([field, details]) =>
     details.map((detail) => (field === '__all__' ? detail.message : `${field}: ${detail.message}`)),
   );
@@ -133,14 +133,56 @@ function typedCard(form: Record<string, unknown>): CardInput | undefined {
   return Object.keys(card).length > 0 ? card : undefined;
 }
 
+/**
+ * A posted form paid with `payWith` in the purchase's turn, answered 303 to where the payer goes next:
+ * success_redirect, failure_redirect after a decline, or the status page. A refusal (an ApiError)
+ * changes nothing and gets `refused`'s page; no purchase, the 404 page.
+ */
+export async function payAndRedirect(
+  services: Services,
+  req: Request,
+  res: Response,
+  payWith: (opened: Opened, form: Record<string, unknown>) => Purchase,
+  refused: (error: ApiError, opened: Opened) => PageReply,
+): Promise<void> {
+  const form = (req.body ?? {}) as Record<string, unknown>;
+  const reply = await withPurchase(services, linkOf(req), (opened): PageReply => {
+    try {
+      const paid = payWith(opened, form);
+      changed(services, opened.sandbox);
+      // "" is the platform's unset URL, as null is: the status page then, which shows the result.
+      return { redirect: (paid.status === 'error' ? paid.failure_redirect : paid.success_redirect) || checkoutPath(opened.sandbox, paid.id) };
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      return refused(error, opened);
+    }
+  });
+  send(res, reply ?? NOT_FOUND);
+}
+
 export function checkoutRouter(services: Services): Router {
   const router = express.Router();
 
   // Both forms of the link (see the header); Express reads `/checkout/{a}/{b}/` only as the long one.
   const PATHS = ['/checkout/:id/', '/checkout/:sandbox/:id/'];
 
+  // `checkout_url` + `receipt/`, where CHIPAsia/chip-for-opencart (1.5–4.0) and chip-for-arastta
+  // (catalog/controller/payment/chip.php) send the payer when they cannot read the purchase back: the
+  // page the checkout shows, only to look at (never `viewed`, never on to success_redirect). Before
+  // PATHS, which read `/checkout/{id}/receipt/` as sandbox {id} and purchase `receipt`. (`invoice/`
+  // appears in them only as a link to the platform's own host, so it is not served.)
+  router.get(['/checkout/:id/receipt/', '/checkout/:sandbox/:id/receipt/'], async (req, res) => {
+    send(res, (await withPurchase(services, linkOf(req), ({ sandbox, purchase }) => render(200, sandbox, purchase))) ?? NOT_FOUND);
+  });
+
   router.get(PATHS, async (req, res) => {
-    const reply = await withPurchase(services, linkOf(req), ({ sandbox, purchase, ctx }) => {
+    const reply = await withPurchase(services, linkOf(req), ({ sandbox, purchase, ctx }): PageReply => {
+      // The platform's page of a successful payment sends the payer on to the merchant's
+      // success_redirect, as right after paying: money taken (paid, or being collected or captured),
+      // reserved (hold) or a card authorised (preauthorized). One given back (released, refunded) or
+      // being given back gets the status page, as does a purchase without the URL ("" or null).
+      const succeeded = ['paid', 'pending_execute', 'hold', 'pending_capture', 'preauthorized'];
+      if (succeeded.includes(purchase.status) && purchase.success_redirect) return { redirect: purchase.success_redirect };
       if (req.method === 'GET' && (purchase.status === 'created' || purchase.status === 'sent')) {
         purchase = savePurchase(sandbox, withStatus(purchase, 'viewed', ctx), 'purchase.viewed', ctx);
         changed(services, sandbox);
@@ -158,20 +200,14 @@ export function checkoutRouter(services: Services): Router {
     if (origin !== undefined && origin !== `${req.protocol}://${req.get('host')}`) {
       return send(res, { status: 403, html: errorPage('Payment refused', [`This form was sent from ${origin}, not from this checkout page.`]) });
     }
-    const form = (req.body ?? {}) as Record<string, unknown>;
-    const reply = await withPurchase(services, linkOf(req), ({ sandbox, purchase, ctx }): PageReply => {
-      try {
-        const paid = pay(sandbox, purchase, form, ctx);
-        changed(services, sandbox);
-        // "" is the platform's unset URL, as null is: the status page then.
-        return { redirect: (paid.status === 'error' ? paid.failure_redirect : paid.success_redirect) || checkoutPath(sandbox, paid.id) };
-      } catch (error) {
-        if (!(error instanceof ApiError)) throw error;
-        // A refused payment changes nothing: the page again, with why.
-        return render(error.status, sandbox, purchase, messages(error));
-      }
-    });
-    send(res, reply ?? NOT_FOUND);
+    await payAndRedirect(
+      services,
+      req,
+      res,
+      ({ sandbox, purchase, ctx }, form) => pay(sandbox, purchase, form, ctx),
+      // A refused payment changes nothing: the page again, with why.
+      (error, { sandbox, purchase }) => render(error.status, sandbox, purchase, messages(error)),
+    );
   });
 
   // A form the body parser refuses (too large, bad encoding) gets a page too; a bug goes on to the

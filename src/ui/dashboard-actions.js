@@ -55,7 +55,10 @@ function payResult(p) {
   if (p.status === 'error') return `Declined (${declineReason(p) ?? 'no reason given'}); still payable.`;
   const saved = p.is_recurring_token ? '; card saved for later charges' : '';
   const method = p.transaction_data?.payment_method || '—';
-  const done = { paid: 'Paid', hold: 'Authorised (hold), awaiting capture,', pending_execute: 'Collected; the bank executes it later,' }[p.status] ?? `Now ${p.status},`;
+  const done = {
+    paid: 'Paid', hold: 'Authorised (hold), awaiting capture,', pending_execute: 'Collected; the bank executes it later,',
+    preauthorized: 'Card authorised with no charge (preauthorized)',
+  }[p.status] ?? `Now ${p.status},`;
   return `${done} with ${method}${saved}.`;
 }
 
@@ -65,14 +68,28 @@ const purchasePath = (p, action) => `/api/v1/purchases/${p.id}/${action}/`;
 const PURCHASE_ACTIONS = {
   decline: { label: 'Decline', run: async (p) => payResult(await api('POST', `/sim/v1/purchases/${p.id}/pay`, { outcome: 'failure' })) },
   mark_as_paid: { label: 'Mark as paid', run: async (p) => (await api('POST', purchasePath(p, 'mark_as_paid')), 'Marked as paid: paid outside the gateway.') },
+  // With a processing delay (dashboard-processing.js) the answer is the pending state, and the row says so until it ends.
   capture: {
     label: 'Capture',
-    run: async (p) => `Captured ${money((await api('POST', purchasePath(p, 'capture'))).payment.amount, p.purchase.currency)}.`,
+    run: async (p) => {
+      const after = await api('POST', purchasePath(p, 'capture'));
+      return after.status === 'paid' ? `Captured ${money(after.payment.amount, p.purchase.currency)}.` : pendingResult('Capture', after.status);
+    },
   },
-  release: { label: 'Release', run: async (p) => (await api('POST', purchasePath(p, 'release')), 'Released: the reserved money went back, nothing was paid.') },
+  release: {
+    label: 'Release',
+    run: async (p) => {
+      const after = await api('POST', purchasePath(p, 'release'));
+      return after.status === 'released' ? 'Released: the reserved money went back, nothing was paid.' : pendingResult('Release', after.status);
+    },
+  },
 };
 
-/** The actions a purchase's status allows (the platform's rules; a refused one would show the API's reason). */
+/**
+ * The actions a purchase's status allows (the platform's rules; a refused one would show the API's
+ * reason). None while a pending step runs (pending_capture, pending_release, pending_refund,
+ * pending_execute), and none for a card authorised with no charge (preauthorized): nothing to capture.
+ */
 function actionsOf(p) {
   if (PAYABLE.has(p.status)) return ['pay', 'decline', 'mark_as_paid'];
   if (p.status === 'hold') return ['capture', 'release'];
@@ -152,6 +169,8 @@ function refundForm(p, name) {
       // The answer is the refund's Payment object, whose own `payment` holds the amount.
       const refund = await api('POST', purchasePath(p, 'refund'), { amount });
       closeForm(p.id);
+      // It has no status: the sandbox's processing says whether the refund is still pending.
+      if (stepsTakeTime()) return pendingResult(`Refund of ${money(refund.payment.amount, currency)}`, 'pending_refund');
       return `Refunded ${money(refund.payment.amount, currency)}.`;
     });
   });

@@ -9,9 +9,9 @@
 // written into that object's `role=status` element, and the whole view is then read again. The
 // shared state, element builder and API client are in dashboard-base.js, the actions in
 // dashboard-actions.js, the creating forms (with the API's messages beside their fields) in
-// dashboard-create.js, the checkpoints in dashboard-checkpoints.js and the drawing of each section in
-// dashboard-sections.js, all loaded first; this file reads the view, moves the clock, keeps the token,
-// and starts.
+// dashboard-create.js, the checkpoints in dashboard-checkpoints.js, the processing setting in
+// dashboard-processing.js and the drawing of each section in dashboard-sections.js, all loaded first;
+// this file reads the view, moves the clock, keeps the token (and greets a first visit), and starts.
 
 const KEY = 'billing-sim.token';
 
@@ -36,10 +36,12 @@ async function refresh({ quiet = false } = {}) {
   if (!token) return say('Paste a sandbox token to begin.');
   const read = ++reads;
   try {
-    const [clock, templates, clients, purchases, events, outbox, deliveries, checkpoints] = await Promise.all([
+    const [clock, templates, clients, purchases, events, outbox, deliveries, checkpoints, processing] = await Promise.all([
       api('GET', '/sim/v1/clock'), list('/api/v1/billing_templates/'), list('/api/v1/clients/'),
       list('/api/v1/purchases/'), list('/sim/v1/events'), list('/sim/v1/outbox'), list('/sim/v1/webhook_deliveries'),
       list('/sim/v1/checkpoints'),
+      // A server without the setting (an older one: 404) still shows everything else.
+      api('GET', '/sim/v1/processing').catch(() => null),
     ]);
     // One read of the newest purchases, events and e-mails serves every subscriber's timeline (each picks its own).
     for (const t of templates) t.subscribers = t.is_subscription ? await list(`/api/v1/billing_templates/${t.id}/clients/`) : [];
@@ -51,9 +53,10 @@ async function refresh({ quiet = false } = {}) {
     $('clock-now').textContent = clock.now;
     $('clock-frozen').textContent = clock.frozen ? '(frozen)' : '(running)';
     $('advance-date').min = clock.now.slice(0, 10);
-    view = { templates, clients: new Map(clients.map((c) => [c.id, c])), purchases, events, outbox, deliveries };
+    view = { templates, clients: new Map(clients.map((c) => [c.id, c])), purchases, events, outbox, deliveries, processing };
     render();
     renderCheckpoints(checkpoints);
+    renderProcessing(processing);
     // After an action its own result speaks; counts read before it would be stale.
     say(quiet ? '' : `Sandbox loaded: ${templates.length} template(s), ${purchases.length} purchase(s).`);
   } catch (error) {
@@ -100,11 +103,39 @@ async function useToken(next, { keepResult = false } = {}) {
   showTokenInAddress();
   for (const kept of [opened, results, forms, formRows, methods]) kept.clear();
   forgetForms();
+  forgetProcessing();
   if (!keepResult) $('new-sandbox-result').textContent = '';
   $('processed').textContent = '';
   $('checkpoint-result').textContent = '';
+  $('first-visit').hidden = Boolean(token);
+  $('one-click-result').textContent = '';
   view = null;
   await refresh();
+}
+
+// ---------------------------------------------------------------- a first visit
+
+/**
+ * Whether this page was opened on this machine's own address, where the simulator may hand it the
+ * default sandbox's token (POST /ui/default-sandbox, which checks the request again and has the last word).
+ */
+const ON_LOOPBACK = ['localhost', '[::1]'].includes(location.hostname) || /^127\.\d+\.\d+\.\d+$/.test(location.hostname);
+
+async function useDefaultSandbox() {
+  const button = $('use-default');
+  const report = reportIn($('one-click-result'));
+  button.disabled = true;
+  report('Asking the simulator for the default sandbox…');
+  try {
+    const given = await api('POST', '/ui/default-sandbox', undefined, { auth: false });
+    report('');
+    await useToken(given.token);
+    $('token').focus();
+  } catch (error) {
+    report(error instanceof ApiFailure ? error.first : error.message, true);
+  } finally {
+    button.disabled = false;
+  }
 }
 
 $('token-form').addEventListener('submit', (event) => {
@@ -116,8 +147,11 @@ $('forget').addEventListener('click', () => {
   say('Token forgotten.');
 });
 $('new-sandbox').addEventListener('click', newSandbox);
+$('one-click').hidden = !ON_LOOPBACK;
+$('use-default').addEventListener('click', useDefaultSandbox);
 wireCreateForms();
 wireCheckpointForm();
+wireProcessingForm();
 for (const button of document.querySelectorAll('button.advance')) button.addEventListener('click', () => advance({ by: button.dataset.by }));
 $('advance-form').addEventListener('submit', (event) => {
   event.preventDefault();

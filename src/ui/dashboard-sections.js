@@ -6,7 +6,8 @@
 /** Events that move money (the timeline's kind `charge`); the rest are `event`. */
 const CHARGES = new Set([
   'purchase.paid', 'purchase.payment_failure', 'purchase.subscription_charge_failure', 'purchase.pending_execute', 'purchase.hold',
-  'purchase.captured', 'purchase.released', 'purchase.refunded',
+  'purchase.preauthorized', 'purchase.pending_capture', 'purchase.captured', 'purchase.pending_release', 'purchase.released',
+  'purchase.pending_refund', 'purchase.refunded', 'purchase.settled',
 ]);
 /** Events of a declined payment: when a subscriber's charge failed (attempts carry no time). */
 const FAILURES = new Set(['purchase.payment_failure', 'purchase.subscription_charge_failure']);
@@ -23,6 +24,10 @@ const STATUS_MEANING = {
   pending_execute: 'collected with a service type; the bank executes it later',
   paid: 'paid',
   hold: 'authorised: funds reserved, awaiting capture or release',
+  preauthorized: 'card authorised with no charge (zero-amount authorisation): nothing to capture or release',
+  pending_capture: 'capture under way: paid once the processing delay has passed',
+  pending_release: 'release under way: the reserved money goes back once the processing delay has passed',
+  pending_refund: 'refund under way: refunded once the processing delay has passed',
   released: 'authorisation released: no payment taken',
   refunded: 'refunded in full',
   error: 'last payment attempt failed; still payable',
@@ -31,10 +36,19 @@ const STATUS_MEANING = {
   cancelled: 'cancelled: no longer payable',
 };
 
-/** The purchase's status as a coloured badge, plus "marked as paid" for a payment made outside the gateway. */
+/** When the platform settled the purchase's money with the merchant (Unix seconds), or null: `transaction_data.extra.settlement.settled_on`. */
+const settledOn = (p) => p.transaction_data?.extra?.settlement?.settled_on ?? null;
+
+/**
+ * The purchase's status as a coloured badge, plus "marked as paid" for a payment made outside the
+ * gateway and "settled" once the platform has settled it (the status stays `paid`).
+ */
 function statusBadges(p) {
   const badge = el('span', { class: `badge status-${p.status}`, 'data-status': p.status, title: STATUS_MEANING[p.status] ?? p.status }, p.status);
-  return p.marked_as_paid ? [badge, ' ', el('span', { class: 'badge marked-as-paid', title: 'paid outside the gateway (mark_as_paid)' }, 'marked as paid')] : [badge];
+  const marks = [badge];
+  if (p.marked_as_paid) marks.push(' ', el('span', { class: 'badge marked-as-paid', title: 'paid outside the gateway (mark_as_paid)' }, 'marked as paid'));
+  if (settledOn(p) !== null) marks.push(' ', el('span', { class: 'badge settled', title: `settled with the merchant ${utc(settledOn(p))}` }, 'settled'));
+  return marks;
 }
 
 /** The money of a paid purchase still refundable, or "—" when there is none to refund through the gateway. */
@@ -61,7 +75,8 @@ const declineReason = (p) => {
 function paymentDetails(p) {
   const error = lastDecline(p);
   if (p.status === 'error' && error) return `declined: ${error.message} (${error.code})`;
-  const details = moneyDetails(p);
+  const settled = settledOn(p) === null ? '' : `; settled ${at(settledOn(p))}`;
+  const details = moneyDetails(p) + settled;
   return error && PAYABLE.has(p.status) ? `${details}; last charge declined: ${error.message} (${error.code})` : details;
 }
 
@@ -81,6 +96,14 @@ function moneyDetails(p) {
       return `${m(paid)} refunded in full`;
     case 'hold':
       return `${m(p.purchase.total)} authorised, awaiting capture`;
+    case 'preauthorized':
+      return `card authorised with no charge${p.is_recurring_token ? ', saved for later charges' : ''}; nothing to capture`;
+    case 'pending_capture':
+      return `capture of the ${m(p.purchase.total)} authorised under way: paid once the processing delay has passed`;
+    case 'pending_release':
+      return `release of the ${m(p.purchase.total)} authorised under way: no payment is taken`;
+    case 'pending_refund':
+      return `paid ${at(p.payment?.paid_on)} with ${p.payment?.payment_method ?? '—'}; refund under way, done once the processing delay has passed`;
     case 'overdue':
       return `due ${at(p.due)} passed unpaid; still payable`;
     case 'expired':

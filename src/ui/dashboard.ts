@@ -1,6 +1,7 @@
 // The QA dashboard at `/`: a server-rendered shell whose sections small static scripts (started by
 // dashboard-browser.js, served as /ui/dashboard.js, no build step) fill by calling the API with
-// the sandbox token (from the link's `#token=`, `?token=`, or pasted here). The page holds no
+// the sandbox token (from the link's `#token=`, `?token=`, pasted here, or on a first visit on this
+// machine's own address the default sandbox's, given by POST /ui/default-sandbox). The page holds no
 // sandbox state of its own: everything it shows is what a client of the API sees, and every action
 // is a request of the public API (/api/v1 or /sim/v1) with that token, after which it reads again.
 // The forms an action needs (pay, refund, add a subscriber, send an invoice) are <template>s here and
@@ -22,6 +23,7 @@ const SCRIPTS: Record<string, string> = {
   'dashboard-create.js': 'dashboard-create.js',
   'dashboard-checkpoints.js': 'dashboard-checkpoints.js',
   'dashboard-sections.js': 'dashboard-sections.js',
+  'dashboard-processing.js': 'dashboard-processing.js',
   'dashboard.js': 'dashboard-browser.js',
 };
 
@@ -36,6 +38,9 @@ const ADVANCES = [
  * a contrast of at least 4.5:1; the badge's words say the same, for readers who cannot tell colours.
  * Waiting statuses are blue, money reserved or in transit amber, money in green, money given back
  * teal or violet, trouble orange and red; `expired` is solid dark red, as nothing more can happen.
+ * A pending step of the platform (`pending_capture`, `pending_release`, `pending_refund`,
+ * `pending_execute`) is amber with a dashed border: in transit, not final yet. A card authorised
+ * with no charge (`preauthorized`) is indigo. "settled" is an outlined mark beside `paid`.
  * Subscribers' statuses (`subscriber-{status}`) reuse the same meanings: active green, pending blue,
  * paused amber, inactive grey.
  */
@@ -44,7 +49,9 @@ const BADGES = `
   .badge { display: inline-block; padding: 0 .45rem; border-radius: 999px; border: 1px solid; font-size: .85rem; white-space: nowrap; }
   .badge, .status-created, .status-cancelled, .subscriber-inactive { background: #eef0f3; color: #374151; border-color: #c5cad1; }
   .status-sent, .status-viewed, .subscriber-pending { background: #e0ecff; color: #1e3a8a; border-color: #9db8ee; }
-  .status-hold, .status-pending_execute, .subscriber-subscription_paused { background: #fff4d6; color: #713f00; border-color: #e5c46b; }
+  .status-hold, .status-pending_execute, .status-pending_capture, .status-pending_release, .status-pending_refund, .subscriber-subscription_paused { background: #fff4d6; color: #713f00; border-color: #e5c46b; }
+  .badge[class*=" status-pending_"] { border: 1px dashed #8a5a00; }
+  .status-preauthorized { background: #e0e7ff; color: #312e81; border-color: #a5b4fc; }
   .status-paid, .subscriber-active { background: #dcf3e1; color: #14532d; border-color: #8fcb9d; }
   .status-refunded { background: #dcf3f1; color: #134e4a; border-color: #86c9c1; }
   .status-released { background: #ede9fe; color: #4c1d95; border-color: #b9a7ef; }
@@ -53,6 +60,7 @@ const BADGES = `
   .status-expired { background: #7f1d1d; color: #fff; border-color: #7f1d1d; }
   .status-cancelled { text-decoration: line-through; }
   .badge.marked-as-paid { background: #fff; color: #14532d; border: 1px dashed #2f7d46; }
+  .badge.settled { background: #fff; color: #14532d; border: 1px solid #2f7d46; }
   .badge.chaos { background: #fff; color: #713f00; border: 1px dashed #b7791f; }
   #purchases tr[data-purchase] > td:is(:nth-child(1), :nth-child(3), :nth-child(5)) { white-space: nowrap; }
 `;
@@ -91,6 +99,7 @@ const ACTIONS = `
 const CREATE = `
   h3 { font-size: 1.05rem; margin: 1.25rem 0 .5rem; }
   .create-form { display: flex; flex-wrap: wrap; gap: .6rem 1.25rem; align-items: flex-start; }
+  .create-form[hidden] { display: none; }
   .create-form > fieldset { flex-basis: 100%; display: flex; flex-wrap: wrap; gap: .6rem 1.25rem; margin: 0; }
   .create-form > fieldset[hidden] { display: none; }
   .create-form legend { flex-basis: 100%; }
@@ -237,6 +246,33 @@ const REFUND_FORM = html`<template id="refund-form">
   </form>
 </template>`;
 
+/**
+ * A first visit (no token in the link or in this browser) says where the token is; on this machine's
+ * own address it also offers the default sandbox in one click, which POST /ui/default-sandbox answers
+ * only to this page (default-sandbox.ts). dashboard-browser.js shows and hides both.
+ */
+const FIRST_VISIT = html`<div id="first-visit" class="alert info" hidden>
+  <p><strong>Which sandbox?</strong> When the simulator started, its terminal printed the default sandbox's token on
+    the line <code>bearer token   eyJ…</code> (in a container: <code>docker logs</code>). Copy it into the field below.</p>
+  <p id="one-click" hidden><button type="button" id="use-default">Use the default sandbox</button>
+    <span class="hint">This page is open on this machine's own address, so the simulator can hand it the token itself.</span></p>
+  <p id="one-click-result" class="result" role="status" aria-live="polite"></p>
+</div>`;
+
+/**
+ * PUT /sim/v1/processing: how long the platform's pending steps last and when a paid purchase is
+ * settled, both ISO-8601 durations of sandbox time. An empty settlement sends null: never settled.
+ */
+const PROCESSING_FORM = html`<form id="processing-form" class="create-form" aria-labelledby="processing-heading" novalidate>
+  ${FORM_ERRORS}
+  ${field('Pending steps last', html`<input type="text" name="delay" size="10" autocomplete="off" spellcheck="false" placeholder="PT0S" aria-describedby="processing-hint">`)}
+  ${field('Settle paid purchases after', html`<input type="text" name="settlement" size="10" autocomplete="off" spellcheck="false" placeholder="never" aria-describedby="processing-hint">`)}
+  <p class="hint" id="processing-hint">Durations of sandbox time: PT0S (at once), PT2S, PT1H, P1D. A capture, release, refund or token
+    deletion shows its pending state (pending_capture, …) that long; an empty settlement: never settled (no purchase.settled).</p>
+  <div class="actions-line"><button type="submit">Save processing</button></div>
+</form>
+<p id="processing-result" class="result" role="status" aria-live="polite"></p>`;
+
 export function dashboardPage(): string {
   return page(
     'billing-sim · QA dashboard',
@@ -245,6 +281,7 @@ export function dashboardPage(): string {
   <h1>QA dashboard</h1>
   <section aria-labelledby="sandbox-heading">
     <h2 id="sandbox-heading">Sandbox</h2>
+    ${FIRST_VISIT}
     <form id="token-form" class="row">
       <label for="token">Sandbox token (bearer JWT)</label>
       <input type="text" id="token" name="token" size="48" autocomplete="off" spellcheck="false" required aria-describedby="token-hint">
@@ -273,6 +310,11 @@ export function dashboardPage(): string {
       <button type="submit">Advance to date</button>
     </form>
     <p id="processed" class="hint" role="status" aria-live="polite"></p>
+  </section>
+  <section aria-labelledby="processing-heading">
+    <h2 id="processing-heading">Processing</h2>
+    <p id="processing-now" class="hint"></p>
+    ${PROCESSING_FORM}
   </section>
   <section aria-labelledby="checkpoints-heading">
     <h2 id="checkpoints-heading">Checkpoints</h2>

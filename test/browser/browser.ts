@@ -1,7 +1,8 @@
 // Browser tests drive Debian's Chromium through playwright-core (no downloaded browser): one
 // browser per test file, a fresh context (own profile state, own localStorage) per test. Every
-// request to anything but the simulator's loopback origin is aborted and remembered, so a page that
-// reached for a CDN or phoned home fails its test instead of passing on a machine with network.
+// request to anything but the simulator's loopback origin (and the few loopback origins a test serves
+// itself, such as a shop's page) is aborted and remembered, so a page that reached for a CDN or phoned
+// home fails its test instead of passing on a machine with network.
 
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -38,12 +39,14 @@ export interface TestPage {
   close(): Promise<void>;
 }
 
-export async function openPage(browser: Browser, origin: string): Promise<TestPage> {
+/** `allowed`: origins beside the simulator's that the page may reach, each one a test serves itself. */
+export async function openPage(browser: Browser, origin: string, allowed: readonly string[] = []): Promise<TestPage> {
+  const origins = [origin, ...allowed];
   const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, locale: 'en-GB', timezoneId: 'UTC' });
   const blocked: string[] = [];
   await context.route(/.*/, (route) => {
     const url = route.request().url();
-    if (url.startsWith(`${origin}/`) || url.startsWith('data:')) return route.continue();
+    if (origins.some((reachable) => url.startsWith(`${reachable}/`)) || url.startsWith('data:')) return route.continue();
     blocked.push(url);
     return route.abort('blockedbyclient');
   });
@@ -62,8 +65,11 @@ export async function screenshot(page: Page, name: string, element?: Locator): P
 
 const LAUNCH_TIMEOUT_MS = 60_000;
 
-/** The browser of a test file, launched before its tests and closed after; `open()` gives a fresh page on the harness. */
-export function useBrowser(h: Harness): { open(): Promise<TestPage> } {
+/**
+ * The browser of a test file, launched before its tests and closed after; `open()` gives a fresh page on the
+ * harness, `open(shop)` one that may also reach the test's own server at that origin.
+ */
+export function useBrowser(h: Harness): { open(...allowed: string[]): Promise<TestPage> } {
   let browser: Browser | undefined;
   // Chromium starts in a second or two, but on a 2-core machine busy with the other test files it once
   // took longer than the 10 s hooks get by default.
@@ -71,5 +77,5 @@ export function useBrowser(h: Harness): { open(): Promise<TestPage> } {
     browser = await launchBrowser();
   }, LAUNCH_TIMEOUT_MS);
   afterAll(() => browser?.close());
-  return { open: () => openPage(browser!, h.origin) };
+  return { open: (...allowed) => openPage(browser!, h.origin, allowed) };
 }

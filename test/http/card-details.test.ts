@@ -96,7 +96,7 @@ describe('after a card payment transaction_data carries card_brand, masked_pan, 
     expect((paidEvent.payload as Purchase).transaction_data.extra).toEqual(card);
   });
 
-  it('the card stays known after its token is deleted, for the purchases it paid and for the saving purchase', async () => {
+  it('the card stays known after its token is deleted, for the purchases it paid and for the saving purchase, whose deletion attempt shows it (as the platform\'s purchase.recurring_token_deleted does)', async () => {
     const { box, client } = await sandboxWithClient(h, NOW);
     const token = await saveToken(box, client.id);
     const renewal = await createPurchase(box, client.id);
@@ -105,7 +105,7 @@ describe('after a card payment transaction_data carries card_brand, masked_pan, 
     expect((await getPurchase(box, renewal.id)).transaction_data.extra).toEqual(TEST_VISA);
     const saving = await getPurchase(box, token);
     expect(saving.transaction_data.attempts.map((a) => [a.type, a.extra])).toEqual([
-      ['delete_recurring_token', {}],
+      ['delete_recurring_token', TEST_VISA],
       ['execute', TEST_VISA],
     ]);
   });
@@ -137,14 +137,14 @@ describe('after a card payment transaction_data carries card_brand, masked_pan, 
     expect(after.transaction_data.extra).toEqual({});
   });
 
-  it('a skip_capture purchase charged with a token: the authorize attempt carries the card, and the capture does not', async () => {
+  it('a skip_capture purchase charged with a token: the authorize attempt carries the card, and so does the capture (as the platform\'s purchase.captured shows)', async () => {
     const { box, client } = await sandboxWithClient(h, NOW);
     const token = await saveToken(box, client.id);
     const held = await createPurchase(box, client.id, { skip_capture: true });
     expect((await charge(box, held.id, token)).body).toMatchObject({ status: 'hold' });
     const captured = (await box.req('POST', `/api/v1/purchases/${held.id}/capture/`, {})).body as Purchase;
     expect(captured.transaction_data.attempts.map((a) => [a.type, a.extra])).toEqual([
-      ['capture', {}],
+      ['capture', TEST_VISA],
       ['authorize', TEST_VISA],
     ]);
     expect(captured.transaction_data.extra).toEqual(TEST_VISA);

@@ -1,6 +1,7 @@
 // The checkout page over plain HTTP (what a browser sends, without one): which page each purchase
-// status gets, the `viewed` status, escaping, the form post beside the API's JSON-only rule, and the
-// engine's refusals shown as messages. The browser flows are in test/browser/checkout.test.ts.
+// status gets, the `viewed` status, escaping, the form post beside the API's JSON-only rule, the
+// engine's refusals shown as messages, and the payer sent on to success_redirect by a paid one's
+// page. The browser flows are in test/browser/checkout.test.ts.
 
 import { describe, expect, it } from 'vitest';
 import { useHarness } from '../support/harness.ts';
@@ -12,6 +13,7 @@ import {
   getPurchase,
   makeClient,
   makeOneTimeTemplate,
+  payPurchase,
   sandboxAt,
   saveToken,
   tokensOf,
@@ -202,5 +204,175 @@ describe('checkout form post', () => {
     expect(big.text).toContain('<h1>Payment form refused</h1>');
     const unknown = await post({ ...purchase, checkout_url: `${h.origin}/checkout/7d4b1c8e-1111-4222-8333-444455556666/` }, { pay_with: 'method:visa' });
     expect(unknown.status).toBe(404);
+  });
+});
+
+describe('checkout page of a successful payment: the payer goes on to success_redirect', () => {
+  const THANKS = 'https://shop.example.test/order/42/thanks?paid=1';
+
+  /** The page's answer as a browser gets it before following a redirect. */
+  async function open(url: string, method = 'GET') {
+    const response = await fetch(url, { method, redirect: 'manual' });
+    return { status: response.status, location: response.headers.get('location'), text: await response.text() };
+  }
+
+  const act = async (box: Box, id: string, action: string) => expect((await box.req('POST', `/api/v1/purchases/${id}/${action}/`)).status).toBe(200);
+
+  it('the checkout page of a paid purchase sends the payer on to success_redirect (303), as the platform\'s does; so does a held one (authorised, awaiting capture), and opening it changes nothing', async () => {
+    const { box, clientId } = await setup();
+    const paid = await createPurchase(box, clientId, { success_redirect: THANKS, failure_redirect: 'https://shop.example.test/failed' });
+    await payPurchase(box, paid.id);
+    const held = await createPurchase(box, clientId, { success_redirect: THANKS, skip_capture: true });
+    await payPurchase(box, held.id);
+    const before = await Promise.all([paid, held].map((p) => getPurchase(box, p.id)));
+    expect(before.map((p) => p.status)).toEqual(['paid', 'hold']);
+    const eventCount = (await events(box)).length;
+
+    for (const purchase of [paid, held]) {
+      for (const method of ['GET', 'HEAD']) {
+        const res = await open(purchase.checkout_url, method);
+        expect([res.status, res.location], `${method} ${purchase.id}`).toEqual([303, THANKS]);
+      }
+      expect((await open(purchase.checkout_url.replace(/\/$/, ''))).location).toBe(THANKS);
+    }
+    expect(await Promise.all([paid, held].map((p) => getPurchase(box, p.id)))).toEqual(before);
+    expect((await events(box)).length).toBe(eventCount);
+  });
+
+  it('a paid purchase without success_redirect ("" or none) gets the page that says it is paid, as before', async () => {
+    const { box, clientId } = await setup();
+    for (const overrides of [{ success_redirect: '' }, {}]) {
+      const purchase = await createPurchase(box, clientId, overrides);
+      await payPurchase(box, purchase.id);
+      const res = await open(purchase.checkout_url);
+      expect([res.status, res.location]).toEqual([200, null]);
+      expect(res.text).toContain('<h1>Paid</h1>');
+    }
+  });
+
+  it('a purchase not paid yet (created, declined, cancelled) or whose money went back (released, refunded) gets its own page, never the merchant\'s success page', async () => {
+    const { box, clientId } = await setup();
+    const make = () => createPurchase(box, clientId, { success_redirect: THANKS });
+    const created = await make();
+    const declined = await make();
+    await payPurchase(box, declined.id, { outcome: 'failure' });
+    const cancelled = await make();
+    await act(box, cancelled.id, 'cancel');
+    const released = await createPurchase(box, clientId, { success_redirect: THANKS, skip_capture: true });
+    await payPurchase(box, released.id);
+    await act(box, released.id, 'release');
+    const refunded = await make();
+    await payPurchase(box, refunded.id);
+    await act(box, refunded.id, 'refund');
+
+    const headings: Record<string, string> = {};
+    for (const [name, purchase] of Object.entries({ created, declined, cancelled, released, refunded })) {
+      const res = await open(purchase.checkout_url);
+      expect([res.status, res.location], name).toEqual([200, null]);
+      headings[name] = /<h1>(.*?)<\/h1>/.exec(res.text)?.[1] ?? '';
+    }
+    expect(headings).toEqual({
+      created: 'Pay €12.00', declined: 'Pay €12.00', cancelled: 'Purchase cancelled', released: 'Authorisation released', refunded: 'Refunded',
+    });
+    // Opening a created purchase's page still makes it viewed.
+    expect((await getPurchase(box, created.id)).status).toBe('viewed');
+  });
+
+  it('with a processing delay, a purchase in a pending step gets a page that says so: a capture under way sends the payer on to success_redirect, a release or refund under way does not', async () => {
+    const { box, clientId } = await setup();
+    const held = async (overrides: Record<string, unknown> = {}) => {
+      const purchase = await createPurchase(box, clientId, { skip_capture: true, ...overrides });
+      await payPurchase(box, purchase.id);
+      return purchase;
+    };
+    const capturedWithRedirect = await held({ success_redirect: THANKS });
+    const captured = await held();
+    const released = await held({ success_redirect: THANKS });
+    const refunded = await createPurchase(box, clientId, { success_redirect: THANKS });
+    await payPurchase(box, refunded.id);
+    expect((await box.req('PUT', '/sim/v1/processing', { delay: 'PT1H' })).status).toBe(200);
+    for (const purchase of [capturedWithRedirect, captured]) await act(box, purchase.id, 'capture');
+    await act(box, released.id, 'release');
+    await act(box, refunded.id, 'refund');
+
+    expect([(await open(capturedWithRedirect.checkout_url)).status, (await open(capturedWithRedirect.checkout_url)).location]).toEqual([303, THANKS]);
+    const pages: Record<string, [number, string]> = {};
+    for (const [name, purchase] of Object.entries({ captured, released, refunded })) {
+      const res = await open(purchase.checkout_url);
+      pages[name] = [res.status, /<span id="status">(.*?)<\/span>[\s\S]*$/.exec(res.text)?.[1] + ': ' + /<h1>(.*?)<\/h1>/.exec(res.text)?.[1]];
+    }
+    expect(pages).toEqual({
+      captured: [200, 'pending_capture: Payment authorised'],
+      released: [200, 'pending_release: Authorisation being released'],
+      refunded: [200, 'pending_refund: Refund under way'],
+    });
+  });
+
+  // Needs the zero-amount authorisation of DESIGN.md §14 (issue 38, item 2).
+  it('a card authorised with no charge (preauthorized) is a successful payment too: its page sends the payer on to success_redirect', async () => {
+    const { box, clientId } = await setup();
+    const purchase = await createPurchase(box, clientId, {
+      success_redirect: THANKS, skip_capture: true, force_recurring: true,
+      purchase: { currency: 'EUR', products: [{ name: 'Add payment method', price: 0 }] },
+    });
+    expect((await payPurchase(box, purchase.id, { method: 'visa' })).status).toBe('preauthorized');
+    expect([(await open(purchase.checkout_url)).status, (await open(purchase.checkout_url)).location]).toEqual([303, THANKS]);
+    // Without the URL, the page says what happened: nothing was charged.
+    const unlinked = await createPurchase(box, clientId, { skip_capture: true, force_recurring: true, purchase: { currency: 'EUR', products: [{ name: 'Add payment method', price: 0 }] } });
+    await payPurchase(box, unlinked.id, { method: 'visa' });
+    const res = await open(unlinked.checkout_url);
+    expect([res.status, /<h1>(.*?)<\/h1>/.exec(res.text)?.[1]]).toEqual([200, 'Card authorised']);
+    expect(res.text).toContain('The card was verified and saved for later payments: nothing was charged.');
+  });
+});
+
+describe('checkout_url + receipt/: the page OpenCart and Arastta send the payer to', () => {
+  const THANKS = 'https://shop.example.test/order/42/thanks?paid=1';
+  const receiptOf = (purchase: Purchase) => `${purchase.checkout_url}receipt/`;
+
+  async function open(url: string, method = 'GET') {
+    const response = await fetch(url, { method, redirect: 'manual' });
+    return { status: response.status, location: response.headers.get('location'), type: response.headers.get('content-type') ?? '', text: await response.text() };
+  }
+
+  it('a paid purchase\'s receipt/ shows its status page (200, "Paid"), never the 303 to success_redirect; the path without the trailing slash and HEAD too', async () => {
+    const { box, clientId } = await setup();
+    const purchase = await createPurchase(box, clientId, { success_redirect: THANKS });
+    await payPurchase(box, purchase.id);
+    expect((await open(purchase.checkout_url)).location).toBe(THANKS);
+    for (const url of [receiptOf(purchase), receiptOf(purchase).replace(/\/$/, '')]) {
+      const res = await open(url);
+      expect([res.status, res.location, res.type], url).toEqual([200, null, 'text/html; charset=utf-8']);
+      expect(res.text).toContain('<h1>Paid</h1>');
+    }
+    expect([(await open(receiptOf(purchase), 'HEAD')).status]).toEqual([200]);
+  });
+
+  it('a created purchase\'s receipt/ is the page the checkout shows, and does not make it viewed (no purchase.viewed)', async () => {
+    const { box, clientId } = await setup();
+    const purchase = await createPurchase(box, clientId);
+    const eventCount = (await events(box)).length;
+    const res = await open(receiptOf(purchase));
+    expect(res.status).toBe(200);
+    expect(/<h1>(.*?)<\/h1>/.exec(res.text)?.[1]).toBe('Pay €12.00');
+    expect(res.text).toContain(`action="${new URL(purchase.checkout_url).pathname}"`);
+    expect((await getPurchase(box, purchase.id)).status).toBe('created');
+    expect((await events(box)).length).toBe(eventCount);
+  });
+
+  it('an unknown purchase\'s receipt/ is a 404 page; a seeded sandbox\'s long checkout path has its receipt/ too', async () => {
+    const unknown = await open(`${h.origin}/checkout/7d4b1c8e-1111-4222-8333-444455556666/receipt/`);
+    expect([unknown.status, unknown.type]).toEqual([404, 'text/html; charset=utf-8']);
+    expect(unknown.text).toContain('<h1>Purchase not found</h1>');
+
+    const { token, brandId, id } = await h.newSandbox({ now: NOW, frozen: true, seed: 42 });
+    const box: Box = { h, token, brandId, req: (method, path, body) => h.request(method, path, { token, body }) };
+    const purchase = await createPurchase(box, (await makeClient(box)).id);
+    await payPurchase(box, purchase.id);
+    expect(purchase.checkout_url).toBe(`${h.origin}/checkout/${id}/${purchase.id}/`);
+    const res = await open(receiptOf(purchase));
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('<h1>Paid</h1>');
+    expect((await open(`${h.origin}/checkout/${id}/7d4b1c8e-1111-4222-8333-444455556666/receipt/`)).status).toBe(404);
   });
 });

@@ -3,7 +3,8 @@
 // by_country, country_names, names, logos, card_methods), the platform's method names per currency
 // (MYR: CHIP's; ZAR: Revio's; any other: the card schemes), and `?recurring=true` for the methods whose
 // payment saves a token. The names are what payment_method_whitelist accepts, and what the checkout
-// page and POST /sim/v1/purchases/{id}/pay offer for the purchase's currency.
+// page and POST /sim/v1/purchases/{id}/pay offer for the purchase's currency, but the umbrella `razer`,
+// which stands for the razer_* wallets.
 
 import { describe, expect, it } from 'vitest';
 import { useHarness } from '../support/harness.ts';
@@ -34,20 +35,26 @@ const h = useHarness();
 
 const NOW = '2026-01-30T12:00:00Z';
 const CARDS = ['visa', 'mastercard', 'maestro'];
-/** CHIP's names (its WooCommerce gateway's method list), the cards first. */
+/** CHIP's names (its WooCommerce gateway's method list, and its other integrations' dnqr, shopee_pay, crypto_coin, razer), the cards first. */
 const CHIP_MYR = [
   ...CARDS,
   'fpx',
   'fpx_b2b1',
   'duitnow_qr',
+  'dnqr',
   'mpgs_google_pay',
   'mpgs_apple_pay',
+  'razer',
   'razer_atome',
   'razer_grabpay',
   'razer_maybankqr',
   'razer_shopeepay',
   'razer_tng',
+  'shopee_pay',
+  'crypto_coin',
 ];
+/** The razer_* wallets, which the umbrella name `razer` stands for. */
+const RAZER_WALLETS = ['razer_atome', 'razer_grabpay', 'razer_maybankqr', 'razer_shopeepay', 'razer_tng'];
 const REVIO_ZAR = ['visa', 'mastercard', 'eft', 'capitec_pay'];
 
 const list = (box: Box, query: string) => box.req('GET', `/api/v1/payment_methods/${query}`);
@@ -162,11 +169,11 @@ describe('payment_method_whitelist takes the platform\'s names', () => {
     );
   });
 
-  it('every name listed for a currency is accepted by the whitelist and paid by the simulated checkout', async () => {
+  it('every name listed for a currency is accepted by the whitelist and paid by the simulated checkout, but the umbrella razer, paid with a wallet', async () => {
     const box = await sandboxAt(h, NOW);
     for (const currency of ['MYR', 'ZAR', 'EUR']) {
       const { available_payment_methods: names } = await methods(box, currency);
-      for (const method of names) {
+      for (const method of names.filter((name) => name !== 'razer')) {
         const purchase = await purchaseIn(box, currency, { payment_method_whitelist: names });
         const paid = await payPurchase(box, purchase.id, { method });
         expect(paid, `${currency} ${method}`).toMatchObject({ status: 'paid', payment: { payment_method: method } });
@@ -185,6 +192,56 @@ describe('payment_method_whitelist takes the platform\'s names', () => {
     const page = await (await fetch(nothing.checkout_url)).text();
     expect(page).toContain('No method this purchase allows is offered in EUR.');
     expect(page).not.toContain('value="method:');
+  });
+});
+
+describe('the names CHIP\'s other integrations send: dnqr, shopee_pay, crypto_coin and the umbrella razer', () => {
+  /** The methods the checkout page offers, in order (its radio buttons' values). */
+  const offered = async (checkoutUrl: string) =>
+    [...(await (await fetch(checkoutUrl)).text()).matchAll(/name="pay_with" id="[^"]+" value="method:([^"]+)"/g)].map((m) => m[1]);
+
+  it('a Magento-style whitelist with dnqr, shopee_pay and crypto_coin is accepted, and the checkout offers them with their names', async () => {
+    const box = await sandboxAt(h, NOW);
+    const body = await methods(box, 'MYR');
+    expect(body.names).toMatchObject({ dnqr: 'DuitNow QR', shopee_pay: 'ShopeePay', crypto_coin: 'Crypto Coin', razer: 'Razer e-wallets' });
+    // Magento resolves dnqr/shopee_pay against the list (dnqr over duitnow_qr, shopee_pay over razer_shopeepay) and sends the rest as configured.
+    const whitelist = ['fpx', 'visa', 'mastercard', 'maestro', 'crypto_coin', 'dnqr', 'shopee_pay'];
+    const purchase = await purchaseIn(box, 'MYR', { payment_method_whitelist: whitelist });
+    expect(purchase.payment_method_whitelist).toEqual(whitelist);
+    expect(await offered(purchase.checkout_url)).toEqual(['visa', 'mastercard', 'maestro', 'fpx', 'dnqr', 'shopee_pay', 'crypto_coin']);
+    const page = await (await fetch(purchase.checkout_url)).text();
+    for (const label of ['>DuitNow QR</label>', '>ShopeePay</label>', '>Crypto Coin</label>']) expect(page).toContain(label);
+    for (const method of ['dnqr', 'shopee_pay', 'crypto_coin']) {
+      const one = await purchaseIn(box, 'MYR', { payment_method_whitelist: whitelist });
+      expect(await payPurchase(box, one.id, { method }), method).toMatchObject({ status: 'paid', payment: { payment_method: method } });
+    }
+    // None saves a token: they are not cards.
+    expect((await methods(box, 'MYR', '&recurring=true')).available_payment_methods).toEqual(CARDS);
+  });
+
+  it('a whitelist ["razer"] offers every razer_* wallet and pays with one (the first by default); razer itself is never a method to pay with', async () => {
+    const box = await sandboxAt(h, NOW);
+    const purchase = await purchaseIn(box, 'MYR', { payment_method_whitelist: ['razer'] });
+    expect(purchase.payment_method_whitelist).toEqual(['razer']);
+    expect(await offered(purchase.checkout_url)).toEqual(RAZER_WALLETS);
+    expectRejected(await box.req('POST', `/sim/v1/purchases/${purchase.id}/pay`, { method: 'razer' }), 'method', 'invalid_choice');
+    expect(await payPurchase(box, purchase.id, { method: 'razer_tng' })).toMatchObject({ status: 'paid', payment: { payment_method: 'razer_tng' } });
+
+    const byDefault = await purchaseIn(box, 'MYR', { payment_method_whitelist: ['razer'] });
+    expect(await payPurchase(box, byDefault.id)).toMatchObject({ status: 'paid', payment: { payment_method: 'razer_atome' } });
+    // No whitelist: every method but the umbrella.
+    expect(await offered((await purchaseIn(box, 'MYR')).checkout_url)).toEqual(CHIP_MYR.filter((name) => name !== 'razer'));
+  });
+
+  it('razer beside the wallets the merchant picked (as EDD, Perfex and AbanteCart send it) offers those wallets alone', async () => {
+    const box = await sandboxAt(h, NOW);
+    const purchase = await purchaseIn(box, 'MYR', { payment_method_whitelist: ['fpx', 'razer_grabpay', 'razer_tng', 'razer'] });
+    expect(await offered(purchase.checkout_url)).toEqual(['fpx', 'razer_grabpay', 'razer_tng']);
+    expectRejected(await box.req('POST', `/sim/v1/purchases/${purchase.id}/pay`, { method: 'razer_atome' }), 'method', 'invalid_choice');
+    expect(await payPurchase(box, purchase.id, { method: 'razer_grabpay' })).toMatchObject({ status: 'paid', payment: { payment_method: 'razer_grabpay' } });
+    // A EUR purchase whitelisting razer offers nothing: the wallets are MYR's.
+    const eur = await purchaseIn(box, 'EUR', { payment_method_whitelist: ['razer'] });
+    expectRejected(await box.req('POST', `/sim/v1/purchases/${eur.id}/pay`, {}), 'method', 'invalid');
   });
 });
 

@@ -51,7 +51,9 @@ describe('purchases answer the fields of the platform\'s own purchases', () => {
     expect(first.reference_generated).toMatch(/^CH\d+$/);
     expect(first.reference_generated).not.toBe(second.reference_generated);
     expect(((await getPurchase(box, first.id)) as Answered).reference_generated).toBe(first.reference_generated);
-    expect(first).toMatchObject({ user_id: null, order_id: null, product: 'purchases', invoice_url: null, direct_post_url: null, can_retrieve: false, can_chargeback: false });
+    expect(first).toMatchObject({ user_id: null, order_id: null, product: 'purchases', invoice_url: null, can_retrieve: false, can_chargeback: false });
+    // Direct Post (DESIGN.md §14): the purchase's card form target, beside its checkout page.
+    expect(first.direct_post_url).toBe(`${h.origin}/direct_post/${first.id}/`);
   });
 
   it('viewed_on is null until the checkout page is first opened, then that instant, kept after payment', async () => {
@@ -81,6 +83,16 @@ describe('purchases answer the fields of the platform\'s own purchases', () => {
 });
 
 describe('a refund\'s Payment answers the fields of the platform\'s payment.refunded', () => {
+  it('related_to.reference is the purchase\'s own reference when the merchant sent one (OpenCart takes it as its order id in its payment.refunded handler)', async () => {
+    const box = await sandboxAt(h, NOW);
+    const purchase = await createPurchase(box, (await makeClient(box)).id, { reference: '1042' });
+    await payPurchase(box, purchase.id, { method: 'visa' });
+    const payment = (await box.req('POST', `/api/v1/purchases/${purchase.id}/refund/`, {})).body as Record<string, any>;
+    expect(payment.related_to).toEqual({ type: 'purchase', id: purchase.id, reference: '1042' });
+    const delivered = (await events(box)).find((event) => event.event_type === 'payment.refunded')!;
+    expect((delivered.payload as Record<string, any>).related_to.reference).toBe('1042');
+  });
+
   it('its references name the purchase, its extra the card that paid and the amount refunded', async () => {
     const box = await sandboxAt(h, NOW);
     const purchase = await createPurchase(box, (await makeClient(box, { full_name: 'Siti' })).id);

@@ -90,7 +90,7 @@ describe('a new purchase carries the platform\'s fields', () => {
       payment_method: 'mastercard',
       flow: 'payform',
       country: 'MY',
-      attempts: [{ type: 'execute', successful: true, payment_method: 'mastercard', flow: 'payform', country: 'MY', client_ip: '', processing_time: 0, fee_amount: 0, extra: card, error: null }],
+      attempts: [{ type: 'execute', successful: true, payment_method: 'mastercard', flow: 'payform', country: 'MY', client_ip: '', processing_time: 0, fee_amount: 20, extra: card, error: null }],
       extra: card,
     });
     expect(purchase.payment).toEqual(receivedPayment(2200, 'EUR', 'mastercard', at(NOW)));
@@ -117,8 +117,9 @@ describe('POST /purchases/{id}/capture/', () => {
     expect(captured).toMatchObject({ status: 'paid', refundable_amount: 2200, refund_availability: 'all' });
     expect(captured.payment).toMatchObject({ amount: 2200, payment_method: 'visa' });
     expect(captured.transaction_data.attempts.map((a: { type: string }) => a.type)).toEqual(['capture', 'authorize']);
-    expect(captured.status_history.map((s: { status: string }) => s.status)).toEqual(['created', 'hold', 'paid']);
-    expect((await eventTypesOf(box, purchase.id)).slice(0, 2)).toEqual(['purchase.paid', 'purchase.captured']);
+    // As the platform's purchase.captured: the card processed (pending_execute), held, pending_capture, paid.
+    expect(captured.status_history.map((s: { status: string }) => s.status)).toEqual(['created', 'pending_execute', 'hold', 'pending_capture', 'paid']);
+    expect((await eventTypesOf(box, purchase.id)).slice(0, 3)).toEqual(['purchase.paid', 'purchase.captured', 'purchase.pending_capture']);
     expect((await outbox(box)).map((e) => e.kind)).toEqual(['receipt']);
   });
 
@@ -348,7 +349,7 @@ describe('POST /purchases/{id}/charge/ declined', () => {
         country: 'MY',
         client_ip: '',
         processing_time: 0,
-        fee_amount: 0,
+        fee_amount: 20,
         extra: expect.objectContaining({ card_brand: 'visa', masked_pan: '444433******1111' }),
         error: expect.objectContaining({ code: 'insufficient_funds' }),
       },

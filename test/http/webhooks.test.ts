@@ -53,7 +53,7 @@ async function accountKey(box: Box): Promise<string> {
   return res.body as string;
 }
 
-const SIMULATOR_ONLY = ['purchase.sent', 'purchase.viewed', 'purchase.overdue', 'purchase.expired', 'purchase.refunded', 'billing_template_client.activated'];
+const SIMULATOR_ONLY = ['purchase.sent', 'purchase.overdue', 'purchase.expired', 'purchase.refunded', 'billing_template_client.activated'];
 
 describe('webhook registrations', () => {
   it('can be created, listed, read, replaced and deleted; each answer carries all_events and the webhook\'s public_key', async () => {
@@ -82,7 +82,7 @@ describe('webhook registrations', () => {
 
   it('events: only the platform\'s event names; a simulator-only or unknown name → 400 invalid_choice at its index', async () => {
     const box = await sandboxAt(h, '2026-01-30T12:00:00Z');
-    for (const name of ['purchase.sent', 'purchase.viewed', 'billing_template_client.activated', 'purchase.nonsense']) {
+    for (const name of ['purchase.sent', 'purchase.overdue', 'billing_template_client.activated', 'purchase.nonsense']) {
       const rejected = await box.req('POST', '/api/v1/webhooks/', { callback: `${receiver.url}/names`, events: ['purchase.paid', name] });
       expectRejected(rejected, 'events.1', 'invalid_choice');
     }
@@ -156,7 +156,7 @@ describe('deliveries', () => {
     expect([verifies(one.public_key, toTwo!), verifies(two.public_key, toTwo!), verifies(account, toTwo!)]).toEqual([false, true, false]);
   });
 
-  it('all_events receives every platform event, in order per object, and never a simulator-only one (purchase.sent, purchase.viewed, …)', async () => {
+  it('all_events receives every platform event, in order per object, purchase.viewed among them, and never a simulator-only one (purchase.sent, purchase.refunded, …)', async () => {
     const box = await sandboxAt(h, '2026-01-30T12:00:00Z');
     await register(box, '/all', { all_events: true });
     const client = await makeClient(box);
@@ -176,9 +176,9 @@ describe('deliveries', () => {
 
     const recorded = (await events(box)).reverse();
     const types = recorded.map((e) => e.event_type);
-    for (const name of ['purchase.sent', 'purchase.viewed', 'purchase.refunded', 'billing_template_client.activated']) expect(types).toContain(name);
+    for (const name of ['purchase.sent', 'purchase.refunded', 'billing_template_client.activated']) expect(types).toContain(name);
     const platform = recorded.filter((e) => (PLATFORM_EVENTS as readonly string[]).includes(e.event_type));
-    expect(platform.map((e) => e.event_type)).toEqual(expect.arrayContaining(['purchase.created', 'purchase.paid', 'payment.refunded', 'purchase.cancelled']));
+    expect(platform.map((e) => e.event_type)).toEqual(expect.arrayContaining(['purchase.created', 'purchase.viewed', 'purchase.paid', 'purchase.pending_refund', 'payment.refunded', 'purchase.cancelled']));
     const received = await receiver.waitFor('/all', platform.length);
     // Nothing more comes: the log holds every delivery made (one per platform event), all answered.
     const done = await logWhen(box, (all) => all.length > 0 && all.every((d) => d.status === 'delivered'));

@@ -89,6 +89,9 @@ const OPERATIONS: Record<string, string> = {
   getWebhookChaos: 'GET /sim/v1/webhook_chaos',
   replaceWebhookChaos: 'PUT /sim/v1/webhook_chaos',
   deleteWebhookChaos: 'DELETE /sim/v1/webhook_chaos',
+  // DESIGN §14, Gateway flows.
+  getProcessing: 'GET /sim/v1/processing',
+  replaceProcessing: 'PUT /sim/v1/processing',
 };
 
 /** `#/components/schemas/X` → the id X is added under; ajv compiles schemas, not OpenAPI documents. */

@@ -14,7 +14,7 @@ const webhook = (id: string, events: string[]) => [id, { id, type: 'webhook', ti
 function oldSandbox() {
   return {
     signingKey: KEY,
-    webhooks: [webhook(HOOK_A, ['purchase.paid', 'purchase.sent']), webhook(HOOK_B, ['purchase.sent', 'purchase.viewed'])],
+    webhooks: [webhook(HOOK_A, ['purchase.paid', 'purchase.sent']), webhook(HOOK_B, ['purchase.sent', 'purchase.overdue'])],
     deliveries: [
       ['d1', { id: 'd1', webhookId: HOOK_A, objectId: 'p1', body: '{}', attempts: 1 }],
       ['d2', { id: 'd2', webhookId: HOOK_B, objectId: 'p1', body: '{}', attempts: 0 }],

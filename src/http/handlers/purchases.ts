@@ -10,7 +10,7 @@ import { assertCancellable, chargeWithToken, payAtCheckout } from '../../engine/
 import { capture, markAsPaid, refund, release, resendInvoice } from '../../engine/purchase-actions.ts';
 import { awaitPayment, savePurchase } from '../../engine/records.ts';
 import { callbackUrl } from '../../engine/success-callbacks.ts';
-import { deleteToken } from '../../engine/tokens.ts';
+import { requestTokenDeletion } from '../../engine/tokens.ts';
 import { sandboxKey } from '../../engine/webhooks.ts';
 import { created, find, ok, type SandboxHandler } from '../handler.ts';
 import { paginate } from '../pagination.ts';
@@ -80,7 +80,7 @@ export const purchaseHandlers: Record<string, SandboxHandler> = {
     find(sandbox.purchases, params.recurring_token);
     const token = sandbox.tokens.get(params.recurring_token!);
     if (!token) throw fieldError('recurring_token', errors.doesNotExist('Recurring token', params.recurring_token), 404);
-    return ok(presentPurchase(deleteToken(sandbox, token, ctx)!, sandbox, origin));
+    return ok(presentPurchase(requestTokenDeletion(sandbox, token, ctx)!, sandbox, origin));
   },
 
   payPurchase: ({ sandbox, params, body, ctx, origin }) =>

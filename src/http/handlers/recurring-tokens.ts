@@ -3,7 +3,7 @@
 
 import { notFound } from '../../domain/errors.ts';
 import type { Sandbox } from '../../store/store.ts';
-import { clientTokens, deleteToken } from '../../engine/tokens.ts';
+import { clientTokens, requestTokenDeletion } from '../../engine/tokens.ts';
 import { find, noContent, ok, type SandboxHandler } from '../handler.ts';
 import { paginate } from '../pagination.ts';
 
@@ -21,7 +21,7 @@ export const recurringTokenHandlers: Record<string, SandboxHandler> = {
   getClientRecurringToken: ({ sandbox, params }) => ok(tokenOf(sandbox, params.id, params.token_id)),
 
   deleteClientRecurringToken: ({ sandbox, params, ctx }) => {
-    deleteToken(sandbox, tokenOf(sandbox, params.id, params.token_id), ctx);
+    requestTokenDeletion(sandbox, tokenOf(sandbox, params.id, params.token_id), ctx);
     return noContent();
   },
 };

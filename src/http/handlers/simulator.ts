@@ -15,6 +15,7 @@ import type { Sandbox } from '../../store/store.ts';
 import { sandboxGone } from '../auth.ts';
 import { created, noContent, ok, okText, type PublicHandler, type SandboxHandler, type Services } from '../handler.ts';
 import { simRecordHandlers } from './sim-records.ts';
+import { processingHandlers } from './processing.ts';
 import { webhookChaosHandlers } from './webhook-chaos.ts';
 
 export const publicSimulatorHandlers: Record<string, PublicHandler> = {
@@ -113,6 +114,7 @@ export const simulatorHandlers: Record<string, SandboxHandler> = {
 
   ...simRecordHandlers,
   ...webhookChaosHandlers,
+  ...processingHandlers,
 
   resetSandbox: async ({ sandbox, services }) => {
     const fresh = resetSandbox(sandbox, services.clock, services.ids);

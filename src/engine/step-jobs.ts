@@ -1,0 +1,37 @@
+// The jobs that end the platform's asynchronous steps (engine/steps.ts) and settle paid purchases:
+// run by the queue as the sandbox clock reaches them. A job whose purchase has moved on (deleted,
+// or no longer in the step's pending state) does nothing.
+
+import { unixSeconds, type Context } from '../domain/context.ts';
+import type { Job } from '../domain/jobs.ts';
+import type { Sandbox } from '../store/store.ts';
+import { finishCapture, finishRefund, finishRelease } from './purchase-actions.ts';
+import { savePurchase } from './records.ts';
+import type { StepName } from './steps.ts';
+import { recordDeletion } from './tokens.ts';
+
+export function runStep(sandbox: Sandbox, job: Job, ctx: Context): void {
+  switch (job.method as StepName) {
+    case 'capture':
+      return finishCapture(sandbox, job.id, job.amount!, ctx);
+    case 'release':
+      return finishRelease(sandbox, job.id, ctx);
+    case 'refund':
+      return void finishRefund(sandbox, job.id, job.amount!, job.ref!, ctx);
+    case 'recurring_token_delete':
+      return void recordDeletion(sandbox, job.id, ctx);
+  }
+}
+
+/**
+ * Settles a paid purchase (DESIGN.md §14): still `paid` (or refunded since), with
+ * `transaction_data.extra.settlement.settled_on`, and `purchase.settled`, once. Returns whether it did.
+ */
+export function settle(sandbox: Sandbox, purchaseId: string, ctx: Context): boolean {
+  const purchase = sandbox.purchases.get(purchaseId);
+  if (!purchase?.payment || (purchase.transaction_data.extra && 'settlement' in purchase.transaction_data.extra)) return false;
+  const now = unixSeconds(ctx.clock.now());
+  const transactionData = { ...purchase.transaction_data, extra: { settlement: { settled_on: now } } };
+  savePurchase(sandbox, { ...purchase, transaction_data: transactionData, updated_on: now }, 'purchase.settled', ctx);
+  return true;
+}

@@ -1,0 +1,39 @@
+// The platform's asynchronous steps (DESIGN.md §14): a capture, release, refund or token deletion is
+// asked for, shows its pending state (`pending_capture`, …) and event, and ends in its final state
+// and event once the sandbox's processing `delay` has passed on its clock. With no delay (the
+// default) it ends in the same turn; otherwise a `step` job of the queue ends it (engine/step-jobs.ts),
+// during an advance or as a running clock reaches it, and a snapshot, checkpoint or data file carries it.
+
+import { addDuration } from '../domain/calendar.ts';
+import type { Context } from '../domain/context.ts';
+import type { Job } from '../domain/jobs.ts';
+import { DEFAULT_PROCESSING } from '../domain/processing.ts';
+import type { Sandbox } from '../store/store.ts';
+import { schedule } from './queue.ts';
+
+export type StepName = 'capture' | 'release' | 'refund' | 'recurring_token_delete';
+
+/** What a step's job keeps: the purchase (or token) it ends, and for a capture or refund its amount and Payment. */
+export type StepFields = Pick<Job, 'id' | 'amount' | 'ref'> & { method: StepName };
+
+/**
+ * Begins a step whose pending state has been saved: ends it now with `finish` when the sandbox's
+ * delay is zero, else schedules its job. Returns whether it ended.
+ */
+export function beginStep(sandbox: Sandbox, step: StepFields, ctx: Context, finish: () => void): boolean {
+  const { delay } = sandbox.processing ?? DEFAULT_PROCESSING;
+  const now = ctx.clock.now();
+  const at = addDuration(now, delay);
+  if (at <= now) {
+    finish();
+    return true;
+  }
+  schedule(sandbox, { at, kind: 'step', ...step });
+  return false;
+}
+
+/** When a purchase paid `paidOnMs` is settled, or undefined when the sandbox never settles. */
+export function settlementAt(sandbox: Sandbox, paidOnMs: number): number | undefined {
+  const settlement = sandbox.processing?.settlement;
+  return settlement == null ? undefined : addDuration(paidOnMs, settlement);
+}
