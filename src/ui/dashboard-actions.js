@@ -127,6 +127,17 @@ function toggleForm(p, action) {
 /** "failure, success" → ["failure", "success"]; the API judges the words. */
 const outcomesOf = (text) => text.split(/[\s,]+/).filter(Boolean).map((word) => word.toLowerCase());
 
+/**
+ * Whether the checkout offers `value` under `whitelist`, as the server decides (domain/payment-methods.ts
+ * offeredMethods): `razer` is an umbrella, never paid with, that admits the razer_* wallets when the
+ * whitelist names none of them.
+ */
+function offers(whitelist, value) {
+  if (value === 'razer') return false;
+  if (!whitelist || whitelist.includes(value)) return true;
+  return value.startsWith('razer_') && whitelist.includes('razer') && !whitelist.some((name) => name.startsWith('razer_'));
+}
+
 /** The pay form under a purchase row (template #pay-form of dashboard.ts). */
 function payForm(p, name) {
   const form = $('pay-form').content.firstElementChild.cloneNode(true);
@@ -134,7 +145,7 @@ function payForm(p, name) {
   const { method, save_token: save, token_outcomes: later } = form.elements;
   const offered = methods.get(`${p.brand_id}/${p.purchase.currency}`);
   for (const [value, label] of Object.entries(offered?.names ?? { visa: 'Visa' })) {
-    if (!p.payment_method_whitelist || p.payment_method_whitelist.includes(value)) method.append(el('option', { value }, label));
+    if (offers(p.payment_method_whitelist, value)) method.append(el('option', { value }, label));
   }
   // The API saves the card of a force_recurring purchase whatever is sent.
   if (p.force_recurring) Object.assign(save, { checked: true, disabled: true });

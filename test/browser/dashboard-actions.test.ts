@@ -77,6 +77,26 @@ describe('QA dashboard: actions', () => {
     }
   });
 
+  it('the pay form offers what the checkout offers: a whitelist of the umbrella `razer` (EDD, Perfex, AbanteCart) lists the Razer wallets, never `razer` itself', async () => {
+    const box = await sandboxAt(h, NOW);
+    const client = await makeClient(box, { email: 'ada@example.com' });
+    const purchase = await createPurchase(box, client.id, { payment_method_whitelist: ['razer'], purchase: { currency: 'MYR', products: [{ name: 'Ticket', price: 1500 }] } });
+    const { page, close } = await browser.open();
+    try {
+      await openDashboard(page, h.origin, box.token);
+      await purchaseRow(page, purchase.id).getByRole('button', { name: /^Pay…/ }).click();
+      const form = page.getByRole('form', { name: /^Pay the purchase of ada@example\.com/ });
+      const offered = await form.getByLabel('Payment method').locator('option').evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
+      expect(offered).toEqual(['razer_atome', 'razer_grabpay', 'razer_maybankqr', 'razer_shopeepay', 'razer_tng']);
+      await form.getByLabel('Payment method').selectOption('razer_tng');
+      await form.getByRole('button', { name: 'Pay', exact: true }).click();
+      await expect.poll(async () => (await getPurchase(box, purchase.id)).status).toBe('paid');
+      expect((await getPurchase(box, purchase.id)).transaction_data.payment_method).toBe('razer_tng');
+    } finally {
+      await close();
+    }
+  });
+
   it('"Decline" fails a payment (outcome failure): the purchase is in error with a failed attempt, and the row says why', async () => {
     const { box, purchase } = await unpaidPurchase();
     const { page, close } = await browser.open();

@@ -5,6 +5,9 @@
 // conditions are written here as facts (WooCommerce gateway: `if ( 'preauthorized' !== $payment['status'] )`
 // → "Unable to add payment method"), never their code.
 
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator } from '../../src/index.ts';
 import { useHarness } from '../support/harness.ts';
@@ -234,6 +237,46 @@ describe('the platform\'s pending steps with a delay on the sandbox clock', () =
     // The copy's payment settles two days after the capture.
     await advance(copy, { by: 'P2D' });
     expect((await getPurchase(copy, copied!.id)).transaction_data.extra).toMatchObject({ settlement: { settled_on: Date.parse(NOW) / 1000 + 3600 + 2 * 86_400 } });
+  });
+
+  it('a checkpoint holds the setting and the pending step: restored, the capture is pending again and ends when advanced', async () => {
+    const { box, client } = await sandboxWithClient(h, NOW);
+    await setProcessing(box, { delay: 'PT1H' });
+    const purchase = await held(box, client.id);
+    await box.req('POST', `/api/v1/purchases/${purchase.id}/capture/`, {});
+    const taken = (await box.req('POST', '/sim/v1/checkpoints', { name: 'capture under way' })).body as { id: string };
+    await advance(box, { by: 'PT1H' });
+    expect((await getPurchase(box, purchase.id)).status).toBe('paid');
+    await setProcessing(box, { delay: 'PT0S' });
+    expect((await box.req('POST', `/sim/v1/checkpoints/${taken.id}/restore`)).status).toBe(200);
+    expect((await box.req('GET', '/sim/v1/processing')).body).toEqual({ delay: 'PT1H', settlement: null });
+    expect((await getPurchase(box, purchase.id)).status).toBe('pending_capture');
+    await advance(box, { by: 'PT1H' });
+    expect((await getPurchase(box, purchase.id)).status).toBe('paid');
+  });
+
+  it('a data file keeps the setting and the pending step across a restart', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'billing-sim-processing-')), 'sim.db');
+    const first = await startSimulator({ port: 0, quiet: true, dataFile: file });
+    const made = (await send(first.url, 'POST', '/sim/v1/sandboxes', null, { now: NOW, frozen: true })).body as { token: string; brand_id: string };
+    const on = (url: string): Box => ({ h, token: made.token, brandId: made.brand_id, req: (method, path, body) => send(url, method, path, made.token, body) });
+    const box = on(first.url);
+    await setProcessing(box, { delay: 'P1D', settlement: 'P2D' });
+    const purchase = await held(box, (await makeClient(box)).id);
+    expect(((await box.req('POST', `/api/v1/purchases/${purchase.id}/capture/`, {})).body as Purchase).status).toBe('pending_capture');
+    await first.stop();
+
+    const second = await startSimulator({ port: 0, quiet: true, dataFile: file });
+    try {
+      const again = on(second.url);
+      expect((await again.req('GET', '/sim/v1/processing')).body).toEqual({ delay: 'P1D', settlement: 'P2D' });
+      expect((await getPurchase(again, purchase.id)).status).toBe('pending_capture');
+      expect((await advance(again, { by: 'P3D' })).processed).toMatchObject({ steps: 1, settlements: 1 });
+      // Captured a day on, settled two days after that.
+      expect((await getPurchase(again, purchase.id)).transaction_data.extra).toMatchObject({ settlement: { settled_on: Date.parse(NOW) / 1000 + 3 * 86_400 } });
+    } finally {
+      await second.stop();
+    }
   });
 
   it('a reset keeps the setting, as it keeps delivery chaos', async () => {
