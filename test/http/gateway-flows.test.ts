@@ -81,6 +81,22 @@ describe('zero-amount authorisation (WooCommerce "Add payment method", free tria
     expect(delivered!.body).toMatchObject({ id: created.id, event_type: 'purchase.preauthorized', status: 'preauthorized' });
   });
 
+  it('paid by Direct Post, as the plugin\'s card form posts it: preauthorized with its token, and the payer lands on success_redirect', async () => {
+    const box = await sandboxAt(h, NOW);
+    const created = (await box.req('POST', '/api/v1/purchases/', addPaymentMethod(box))).body as Purchase & { direct_post_url: string };
+    const posted = await fetch(created.direct_post_url, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://shop.example' },
+      body: new URLSearchParams({ cardholder_name: 'Shop Per', card_number: '5555 5555 5555 4444', expires: '11/29', cvc: '123', remember_card: 'on' }).toString(),
+    });
+    expect(posted.status).toBe(303);
+    expect(posted.headers.get('location')).toBe('https://shop.example/?tokenization=yes');
+    const after = await getPurchase(box, created.id);
+    expect(after).toMatchObject({ status: 'preauthorized', is_recurring_token: true });
+    expect(after.transaction_data.attempts[0]).toMatchObject({ type: 'authorize', successful: true, payment_method: 'mastercard' });
+  });
+
   it('a preauthorized purchase cannot be captured or released (400 under __all__ naming its status); its token charges a later purchase', async () => {
     const box = await sandboxAt(h, NOW);
     const created = (await box.req('POST', '/api/v1/purchases/', addPaymentMethod(box))).body as Purchase;
