@@ -97,6 +97,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     allowedHosts: [host, ...allowedHosts],
     maxEvents: options.maxEvents,
     strict: options.strict,
+    defaultSandboxId: defaultId,
   });
   const server = createServer(app.express);
   // Running clocks bill as wall time passes, requests or not.

@@ -91,7 +91,26 @@ export function minimumDays(period: number, unit: PeriodUnit): number {
   return period * (unit === 'days' ? 1 : unit === 'weeks' ? 7 : 28);
 }
 
-/** An instant plus an ISO-8601 duration ("P1M", "PT36H"), in calendar arithmetic on UTC. */
+/** Durations seen, by their length when it does not depend on the date (weeks, days and times: P1D, PT2S); null for P1M, P1Y. */
+const LENGTHS = new Map<string, number | null>();
+const MAX_LENGTHS_KEPT = 64;
+
+const calendarSum = (instantMs: number, duration: string): number =>
+  Temporal.Instant.fromEpochMilliseconds(instantMs).toZonedDateTimeISO('UTC').add(Temporal.Duration.from(duration)).epochMilliseconds;
+
+/**
+ * An instant plus an ISO-8601 duration ("P1M", "PT36H"), in calendar arithmetic on UTC. A duration
+ * without years or months has the same length from any date in UTC, so it is reckoned once and
+ * added: a settlement per billing, or a chaos delay per delivery, spent most of a long advance
+ * parsing the same "P1D" again with the Temporal polyfill. A duration it cannot read throws, as
+ * Temporal does, and is not kept.
+ */
 export function addDuration(instantMs: number, duration: string): number {
-  return Temporal.Instant.fromEpochMilliseconds(instantMs).toZonedDateTimeISO('UTC').add(Temporal.Duration.from(duration)).epochMilliseconds;
+  let length = LENGTHS.get(duration);
+  if (length === undefined) {
+    length = /[YM]/i.test(duration.split(/T/i)[0]!) ? null : calendarSum(0, duration);
+    if (LENGTHS.size >= MAX_LENGTHS_KEPT) LENGTHS.clear();
+    LENGTHS.set(duration, length);
+  }
+  return length === null ? calendarSum(instantMs, duration) : instantMs + length;
 }

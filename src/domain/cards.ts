@@ -95,7 +95,7 @@ export const cardDescription = (card: CardDetails): string => `•••• ${ca
 const hasCard = (extra: Attempt['extra']): extra is CardDetails => 'masked_pan' in extra;
 
 /** The card of the newest successful attempt that has one: the card that paid. */
-export function paidCard(data: TransactionData): CardDetails | undefined {
+export function paidCard(data: Pick<TransactionData, 'attempts'>): CardDetails | undefined {
   for (const tried of data.attempts) if (tried.successful && hasCard(tried.extra)) return tried.extra;
   return undefined;
 }
@@ -116,10 +116,10 @@ export function shownTransactionData(purchase: Pick<Purchase, 'transaction_data'
   let attempts = card
     ? data.attempts.map((tried) => (tried.successful && !hasCard(tried.extra) && (tried.type === 'recurring_execute' || tried.type === 'authorize') ? { ...tried, extra: card } : tried))
     : data.attempts;
-  const paying = paidCard({ ...data, attempts });
-  if (paying && attempts.some((tried) => ON_THE_PAYMENT.has(tried.type) && !hasCard(tried.extra))) {
-    attempts = attempts.map((tried) => (ON_THE_PAYMENT.has(tried.type) && !hasCard(tried.extra) ? { ...tried, extra: paying } : tried));
-  }
+  const paying = paidCard({ attempts });
+  // Most purchases have no such attempt: their array is kept, not copied.
+  const bare = (tried: Attempt) => ON_THE_PAYMENT.has(tried.type) && !hasCard(tried.extra);
+  if (paying && attempts.some(bare)) attempts = attempts.map((tried) => (bare(tried) ? { ...tried, extra: paying } : tried));
   const settled = data.extra && 'settlement' in data.extra ? { settlement: data.extra.settlement } : undefined;
   return { ...data, attempts, extra: settled ? { ...(paying ?? NO_EXTRA), ...settled } : (paying ?? NO_EXTRA) };
 }

@@ -157,8 +157,7 @@ export function runJob(sandbox: Sandbox, job: Job, ctx: Context, processed: Proc
     case 'overdue':
       return runOverdue(sandbox, job, ctx, processed);
     case 'step':
-      runStep(sandbox, job, ctx);
-      processed.steps = (processed.steps ?? 0) + 1;
+      if (runStep(sandbox, job, ctx)) processed.steps = (processed.steps ?? 0) + 1;
       return;
     case 'settlement':
       if (settle(sandbox, job.id, ctx)) processed.settlements = (processed.settlements ?? 0) + 1;

@@ -33,34 +33,36 @@ export function capture(sandbox: Sandbox, purchase: Purchase, input: Input, ctx:
   assertStatus(purchase, ['hold'], 'capture', errors.captureError);
   const amount = amountUpTo(input, purchase.purchase.total, 'the total', errors.captureError);
   const pending = savePurchase(sandbox, withStatus(purchase, 'pending_capture', ctx), 'purchase.pending_capture', ctx);
-  beginStep(sandbox, { id: purchase.id, method: 'capture', amount }, ctx, () => finishCapture(sandbox, purchase.id, amount, ctx));
+  beginStep(sandbox, { id: purchase.id, method: 'capture', amount }, ctx, () => void finishCapture(sandbox, purchase.id, amount, ctx));
   return sandbox.purchases.get(purchase.id) ?? pending;
 }
 
 /** The end of a capture: paid, with the capture's attempt. */
-export function finishCapture(sandbox: Sandbox, purchaseId: string, amount: number, ctx: Context): void {
+export function finishCapture(sandbox: Sandbox, purchaseId: string, amount: number, ctx: Context): boolean {
   const purchase = sandbox.purchases.get(purchaseId);
-  if (purchase?.status !== 'pending_capture') return;
+  if (purchase?.status !== 'pending_capture') return false;
   const method = purchase.transaction_data.payment_method;
   const captured = { ...purchase, ...withAttempt(purchase, attempt('capture', method)) };
   // The platform: purchase.captured "will deliver an updated Purchase with status = paid", and
   // purchase.paid also "happens … in case of /capture/".
   markPaid(sandbox, captured, method, ctx, { amount, events: ['purchase.captured', 'purchase.paid'] });
+  return true;
 }
 
 /** POST /purchases/{id}/release/: gives the reserved money back through `pending_release`; nothing is paid. */
 export function release(sandbox: Sandbox, purchase: Purchase, ctx: Context): Purchase {
   assertStatus(purchase, ['hold'], 'release', errors.releaseError);
   const pending = savePurchase(sandbox, withStatus(purchase, 'pending_release', ctx), 'purchase.pending_release', ctx);
-  beginStep(sandbox, { id: purchase.id, method: 'release' }, ctx, () => finishRelease(sandbox, purchase.id, ctx));
+  beginStep(sandbox, { id: purchase.id, method: 'release' }, ctx, () => void finishRelease(sandbox, purchase.id, ctx));
   return sandbox.purchases.get(purchase.id) ?? pending;
 }
 
-export function finishRelease(sandbox: Sandbox, purchaseId: string, ctx: Context): void {
+export function finishRelease(sandbox: Sandbox, purchaseId: string, ctx: Context): boolean {
   const purchase = sandbox.purchases.get(purchaseId);
-  if (purchase?.status !== 'pending_release') return;
+  if (purchase?.status !== 'pending_release') return false;
   const changes = withAttempt(purchase, attempt('release', purchase.transaction_data.payment_method));
   savePurchase(sandbox, withStatus(purchase, 'released', ctx, changes), 'purchase.released', ctx);
+  return true;
 }
 
 /**

@@ -10,16 +10,24 @@ import { savePurchase } from './records.ts';
 import type { StepName } from './steps.ts';
 import { recordDeletion } from './tokens.ts';
 
-export function runStep(sandbox: Sandbox, job: Job, ctx: Context): void {
+/**
+ * Ends the step of `job`; whether it did. A job of a data file or snapshot written by hand may lack
+ * its amount (then the whole: the total captured, all that is left refunded) or its Payment's id
+ * (then a new one).
+ */
+export function runStep(sandbox: Sandbox, job: Job, ctx: Context): boolean {
+  const purchase = sandbox.purchases.get(job.id);
   switch (job.method as StepName) {
     case 'capture':
-      return finishCapture(sandbox, job.id, job.amount!, ctx);
+      return finishCapture(sandbox, job.id, job.amount ?? purchase?.purchase.total ?? 0, ctx);
     case 'release':
       return finishRelease(sandbox, job.id, ctx);
     case 'refund':
-      return void finishRefund(sandbox, job.id, job.amount!, job.ref!, ctx);
+      return finishRefund(sandbox, job.id, job.amount ?? purchase?.refundable_amount ?? 0, job.ref ?? ctx.ids.uuid(), ctx) !== undefined;
     case 'recurring_token_delete':
-      return void recordDeletion(sandbox, job.id, ctx);
+      return recordDeletion(sandbox, job.id, ctx) !== undefined;
+    default:
+      return false;
   }
 }
 

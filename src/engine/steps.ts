@@ -16,43 +16,20 @@ export type StepName = 'capture' | 'release' | 'refund' | 'recurring_token_delet
 /** What a step's job keeps: the purchase (or token) it ends, and for a capture or refund its amount and Payment. */
 export type StepFields = Pick<Job, 'id' | 'amount' | 'ref'> & { method: StepName };
 
-/** Durations seen, by their length when it does not depend on the date (days and times: P1D, PT2S); null for P1M, P1Y. */
-const LENGTHS = new Map<string, number | null>();
-const MAX_LENGTHS_KEPT = 64;
-
-/**
- * `fromMs` plus `duration` on the sandbox clock (UTC). A duration of days and times has the same
- * length from any date, so it is reckoned once and added: a settlement per billing spent most of a
- * long advance parsing the same "P1D" again. Years and months go through the calendar each time.
- */
-function plus(fromMs: number, duration: string): number {
-  let length = LENGTHS.get(duration);
-  if (length === undefined) {
-    length = /[YM]/.test(duration.split('T')[0]!) ? null : addDuration(0, duration);
-    if (LENGTHS.size >= MAX_LENGTHS_KEPT) LENGTHS.clear();
-    LENGTHS.set(duration, length);
-  }
-  return length === null ? addDuration(fromMs, duration) : fromMs + length;
-}
-
 /**
  * Begins a step whose pending state has been saved: ends it now with `finish` when the sandbox's
- * delay is zero, else schedules its job. Returns whether it ended.
+ * delay is zero, else schedules its job, which ends it the same way (step-jobs.ts runStep).
  */
-export function beginStep(sandbox: Sandbox, step: StepFields, ctx: Context, finish: () => void): boolean {
+export function beginStep(sandbox: Sandbox, step: StepFields, ctx: Context, finish: () => void): void {
   const { delay } = sandbox.processing ?? DEFAULT_PROCESSING;
   const now = ctx.clock.now();
-  const at = plus(now, delay);
-  if (at <= now) {
-    finish();
-    return true;
-  }
+  const at = addDuration(now, delay);
+  if (at <= now) return finish();
   schedule(sandbox, { at, kind: 'step', ...step });
-  return false;
 }
 
 /** When a purchase paid `paidOnMs` is settled, or undefined when the sandbox never settles. */
 export function settlementAt(sandbox: Sandbox, paidOnMs: number): number | undefined {
   const settlement = sandbox.processing?.settlement;
-  return settlement == null ? undefined : plus(paidOnMs, settlement);
+  return settlement == null ? undefined : addDuration(paidOnMs, settlement);
 }

@@ -125,7 +125,7 @@ export function requestTokenDeletion(sandbox: Sandbox, token: RecurringToken, ct
   withdrawToken(sandbox, token);
   const saving = sandbox.purchases.get(token.id);
   if (saving) recordEvent(sandbox, 'purchase.pending_recurring_token_delete', saving, ctx);
-  beginStep(sandbox, { id: token.id, method: 'recurring_token_delete' }, ctx, () => recordDeletion(sandbox, token.id, ctx));
+  beginStep(sandbox, { id: token.id, method: 'recurring_token_delete' }, ctx, () => void recordDeletion(sandbox, token.id, ctx));
   return sandbox.purchases.get(token.id);
 }
 

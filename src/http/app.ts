@@ -45,6 +45,8 @@ export interface AppDeps {
   maxEvents?: number;
   /** Every sandbox refuses unknown and read-only /api/v1 body fields (--strict); otherwise only those created strict. */
   strict?: boolean;
+  /** The default sandbox, whose token the server printed at start (the dashboard's one-click start); none for a bare app. */
+  defaultSandboxId?: string;
 }
 
 export interface App {
@@ -120,6 +122,7 @@ export function createApp(deps: AppDeps): App {
     tokens: new TokenService(deps.secret ?? DEFAULT_SECRET, deps.clock),
     serial,
     background: new Background(deps.store, deps.clock, deps.ids, serial, logError, deps.maxEvents ?? MAX_EVENTS_PER_SANDBOX),
+    defaultSandboxId: deps.defaultSandboxId,
   };
   const app = express();
   app.disable('x-powered-by');

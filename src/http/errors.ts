@@ -9,7 +9,12 @@ import { boundErrors } from '../contract/limits.ts';
 interface BodyParserError extends Error {
   type?: string;
   status?: number;
+  /** For entity.too.large: the parser's limit in bytes (the API's 1 MiB, a page's form 16 KiB). */
+  limit?: number;
 }
+
+/** A limit in bytes as a refusal names it: "1 MiB", "16 KiB". */
+const sizeName = (bytes: number): string => (bytes % 1048576 === 0 ? `${bytes / 1048576} MiB` : `${Math.round(bytes / 1024)} KiB`);
 
 /** The largest request body the API reads (bytes); a larger one is a 413. The proxy checks against the same. */
 export const MAX_BODY = 1024 * 1024;
@@ -19,7 +24,7 @@ function fromBodyParser(error: BodyParserError): ApiError | undefined {
     case 'entity.parse.failed':
       return new ApiError(400, { [ALL]: [errors.parseError(error.message)] });
     case 'entity.too.large':
-      return new ApiError(413, { [ALL]: [errors.tooLarge('1 MiB')] });
+      return new ApiError(413, { [ALL]: [errors.tooLarge(sizeName(error.limit ?? MAX_BODY))] });
     case 'charset.unsupported':
     case 'encoding.unsupported':
       return new ApiError(400, { [ALL]: [errors.unsupportedMediaType(error.message)] });

@@ -17,6 +17,8 @@ export interface Services {
   /** One sandbox's requests and background work, one at a time. */
   serial: SandboxSerial;
   background: Background;
+  /** The default sandbox, whose token the server printed at start; undefined for a bare app. */
+  defaultSandboxId?: string;
 }
 
 export interface PublicCall {

@@ -13,7 +13,7 @@ import type { Context } from '../domain/context.ts';
 import { ApiError } from '../domain/errors.ts';
 import { findMethod, offeredMethods } from '../domain/payment-methods.ts';
 import { withStatus } from '../domain/purchases.ts';
-import type { Input, Purchase } from '../domain/types.ts';
+import type { Input, Purchase, PurchaseStatus } from '../domain/types.ts';
 import { chargeWithToken, declineSavedCard, payAtCheckout } from '../engine/payments.ts';
 import { savePurchase } from '../engine/records.ts';
 import { checkoutPath } from '../present/purchases.ts';
@@ -160,6 +160,25 @@ export async function payAndRedirect(
   send(res, reply ?? NOT_FOUND);
 }
 
+/** Statuses of a successful payment, whose page sends the payer on to success_redirect (see the GET handler). */
+const SUCCEEDED: ReadonlySet<PurchaseStatus> = new Set(['paid', 'pending_execute', 'hold', 'pending_capture', 'preauthorized']);
+
+/**
+ * The card forms' parser (the checkout page's and Direct Post's): urlencoded, parsed by the page's own
+ * router, so the API's JSON-only rule (requireJson) never sees it. 16 KiB: a form has a few short fields.
+ */
+export const formParser = express.urlencoded({ extended: false, limit: '16kb' });
+
+/**
+ * A form the parser refuses (too large: 413 naming the limit; bad encoding: 400) gets a page too; a bug
+ * goes on to the app's error handler, which logs it and answers without a stack trace.
+ */
+export function formRefused(error: unknown, _req: Request, res: Response, next: NextFunction): void {
+  const apiError = toApiError(error);
+  if (apiError.status >= 500) return next(error);
+  send(res, { status: apiError.status, html: errorPage('Payment form refused', messages(apiError)) });
+}
+
 export function checkoutRouter(services: Services): Router {
   const router = express.Router();
 
@@ -181,8 +200,7 @@ export function checkoutRouter(services: Services): Router {
       // success_redirect, as right after paying: money taken (paid, or being collected or captured),
       // reserved (hold) or a card authorised (preauthorized). One given back (released, refunded) or
       // being given back gets the status page, as does a purchase without the URL ("" or null).
-      const succeeded = ['paid', 'pending_execute', 'hold', 'pending_capture', 'preauthorized'];
-      if (succeeded.includes(purchase.status) && purchase.success_redirect) return { redirect: purchase.success_redirect };
+      if (SUCCEEDED.has(purchase.status) && purchase.success_redirect) return { redirect: purchase.success_redirect };
       if (req.method === 'GET' && (purchase.status === 'created' || purchase.status === 'sent')) {
         purchase = savePurchase(sandbox, withStatus(purchase, 'viewed', ctx), 'purchase.viewed', ctx);
         changed(services, sandbox);
@@ -192,8 +210,7 @@ export function checkoutRouter(services: Services): Router {
     send(res, reply ?? NOT_FOUND);
   });
 
-  // The form is urlencoded: parsed here, so the API's JSON-only rule (requireJson) never sees it.
-  router.post(PATHS, express.urlencoded({ extended: false, limit: '16kb' }), async (req, res) => {
+  router.post(PATHS, formParser, async (req, res) => {
     // The page posts to itself, so a browser sends this server's origin. A form on any other site
     // could post here too (CORS does not stop a plain form post) and pay on the developer's behalf.
     const origin = req.get('origin');
@@ -210,13 +227,7 @@ export function checkoutRouter(services: Services): Router {
     );
   });
 
-  // A form the body parser refuses (too large, bad encoding) gets a page too; a bug goes on to the
-  // app's error handler, which logs it and answers without a stack trace.
-  router.use('/checkout', (error: unknown, _req: Request, res: Response, next: NextFunction) => {
-    const apiError = toApiError(error);
-    if (apiError.status >= 500) return next(error);
-    res.status(apiError.status).type('html').send(errorPage('Payment form refused', messages(apiError)));
-  });
+  router.use('/checkout', formRefused);
 
   return router;
 }

@@ -66,6 +66,7 @@ class ApiFailure extends Error {
     super(`${method} ${path} → ${status}${field ? `: ${field}: ${message}` : ''}`);
     this.first = message ? (field === '__all__' ? message : `${field}: ${message}`) : `The API answered ${status}.`;
     this.errors = data && typeof data === 'object' && !Array.isArray(data) ? data : null;
+    this.status = status;
   }
 }
 

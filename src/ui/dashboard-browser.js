@@ -40,8 +40,11 @@ async function refresh({ quiet = false } = {}) {
       api('GET', '/sim/v1/clock'), list('/api/v1/billing_templates/'), list('/api/v1/clients/'),
       list('/api/v1/purchases/'), list('/sim/v1/events'), list('/sim/v1/outbox'), list('/sim/v1/webhook_deliveries'),
       list('/sim/v1/checkpoints'),
-      // A server without the setting (an older one: 404) still shows everything else.
-      api('GET', '/sim/v1/processing').catch(() => null),
+      // A server without the setting (an older one: 404) still shows everything else; any other failure is one.
+      api('GET', '/sim/v1/processing').catch((error) => {
+        if (error instanceof ApiFailure && error.status === 404) return null;
+        throw error;
+      }),
     ]);
     // One read of the newest purchases, events and e-mails serves every subscriber's timeline (each picks its own).
     for (const t of templates) t.subscribers = t.is_subscription ? await list(`/api/v1/billing_templates/${t.id}/clients/`) : [];

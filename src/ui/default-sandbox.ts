@@ -16,20 +16,24 @@
 import express, { type Request, type Response, type Router } from 'express';
 import { isIP } from 'node:net';
 import type { Services } from '../http/handler.ts';
-import type { Sandbox } from '../store/store.ts';
 
 export const DEFAULT_SANDBOX_PATH = '/ui/default-sandbox';
 
-/** What the refusal check reads of a request: the peer's address and three headers. */
+/** Headers a proxy adds to say whom it forwards for. */
+const RELAY_HEADERS = ['forwarded', 'x-forwarded-for', 'via'] as const;
+
+/** What the refusal check reads of a request: the peer's address and its headers. */
 export interface OneClickRequest {
   peer: string | undefined;
   host: string | undefined;
   origin: string | undefined;
   fetchSite: string | undefined;
+  /** Whether it came through a proxy that says so (Forwarded, X-Forwarded-For, Via). */
+  relayed?: boolean;
 }
 
 /** `127.0.0.1`, `::1`, or an IPv4 loopback address mapped into IPv6 (`::ffff:127.0.0.1`), as Node reports a peer. */
-export function isLoopbackPeer(address: string | undefined): boolean {
+function isLoopbackPeer(address: string | undefined): boolean {
   if (address === undefined) return false;
   const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;
   return address === '::1' || (isIP(v4) === 4 && v4.startsWith('127.'));
@@ -56,7 +60,11 @@ function loopbackOrigin(host: string): string | undefined {
 }
 
 /** Why this request gets no token, as a sentence for the page; undefined when it may have it. */
-export function oneClickRefusal({ peer, host, origin, fetchSite }: OneClickRequest): string | undefined {
+export function oneClickRefusal({ peer, host, origin, fetchSite, relayed = false }: OneClickRequest): string | undefined {
+  // A reverse proxy on this machine (nginx, Caddy) makes every client a loopback peer with a loopback
+  // Host: the headers it adds say the request came from elsewhere. (A raw TCP relay adds none: the
+  // README says so.)
+  if (relayed) return 'The request came through a proxy, not from a browser on this machine: copy the token that the simulator printed in its terminal.';
   if (!isLoopbackPeer(peer)) {
     return `The request came from ${peer?.slice(0, 64) ?? 'an unknown address'}, not from this machine: copy the token that the simulator printed in its terminal.`;
   }
@@ -68,21 +76,6 @@ export function oneClickRefusal({ peer, host, origin, fetchSite }: OneClickReque
     return `Only the dashboard page of this server may ask for the default sandbox's token, not ${origin?.slice(0, 256) ?? 'a request without an Origin'}.`;
   }
   return undefined;
-}
-
-/**
- * The default sandbox: the one whose ids the server's seed draws (`origin.seededIds`: only
- * createDefaultSandbox makes one; an import or a fork never does). A data file served with several
- * --seed values holds one per seed, and which one the terminal printed is not known here.
- */
-function defaultSandbox(sandboxes: Iterable<Sandbox>): Sandbox | 'none' | 'several' {
-  let found: Sandbox | undefined;
-  for (const sandbox of sandboxes) {
-    if (!sandbox.origin.seededIds) continue;
-    if (found) return 'several';
-    found = sandbox;
-  }
-  return found ?? 'none';
 }
 
 function refuse(res: Response, status: number, code: string, message: string): void {
@@ -101,13 +94,12 @@ export function defaultSandboxRouter(services: Services): Router {
       host: req.headers.host,
       origin: req.headers.origin,
       fetchSite: req.get('sec-fetch-site'),
+      relayed: RELAY_HEADERS.some((name) => req.headers[name] !== undefined),
     });
     if (refusal) return refuse(res, 403, 'forbidden', refusal);
-    const found = defaultSandbox(services.store.all());
-    if (found === 'none') return refuse(res, 404, 'not_found', 'This server has no default sandbox: create one with "New sandbox with fixtures".');
-    if (found === 'several') {
-      return refuse(res, 409, 'ambiguous', 'The data file holds the default sandboxes of several --seed values: copy the token that the simulator printed in its terminal.');
-    }
+    // The one whose token the server printed at start (index.ts); none for an app made without it, or once deleted.
+    const found = services.defaultSandboxId === undefined ? undefined : services.store.get(services.defaultSandboxId);
+    if (!found) return refuse(res, 404, 'not_found', 'This server has no default sandbox: create one with "New sandbox with fixtures".');
     res.json({ token: await services.tokens.sign(found.id), sandbox_id: found.id, brand_id: found.brands[0]!.id });
   });
   return router;

@@ -10,21 +10,16 @@
 // malformed field, a brand the whitelist leaves out, a purchase no longer payable) answers 400 in HTML
 // and changes nothing.
 
-import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import express, { type Router } from 'express';
 import type { Context } from '../domain/context.ts';
 import { ApiError, ALL, errors } from '../domain/errors.ts';
-import { findMethod } from '../domain/payment-methods.ts';
 import { postedCardDecline, readPostedCard } from '../domain/test-cards.ts';
 import type { Input, Purchase } from '../domain/types.ts';
 import { payAtCheckout } from '../engine/payments.ts';
-import { toApiError } from '../http/errors.ts';
 import type { Services } from '../http/handler.ts';
 import type { Sandbox } from '../store/store.ts';
-import { messages, payAndRedirect, send, type PageReply } from './checkout.ts';
+import { formParser, formRefused, messages, payAndRedirect, send, type PageReply } from './checkout.ts';
 import { errorPage } from './checkout-page.ts';
-
-/** The largest form taken, as the checkout page's: the plugin's five short fields need well under 1 KiB. */
-const FORM_LIMIT = '16kb';
 
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 
@@ -34,12 +29,11 @@ function payWithCard(sandbox: Sandbox, purchase: Purchase, form: Record<string, 
   const input: Input = {
     method: card.method,
     card: { number: card.digits, cardholder_name: card.cardholder_name, expiry: card.expiry },
-    // Only a method that can save one (the card schemes all can); force_recurring saves anyway, in payAtCheckout.
-    save_token: card.remember && (findMethod(card.method)?.recurring ?? false),
+    // Every card scheme can save one; force_recurring saves it whatever is sent, in payAtCheckout.
+    save_token: card.remember,
   };
   const decline = postedCardDecline(card, ctx.clock.now());
-  if (decline !== null) Object.assign(input, { outcome: 'failure', decline_code: decline });
-  return payAtCheckout(sandbox, purchase, input, ctx);
+  return payAtCheckout(sandbox, purchase, decline === null ? input : { ...input, outcome: 'failure', decline_code: decline }, ctx);
 }
 
 const refused = (error: ApiError): PageReply => ({ status: error.status, html: errorPage('Payment form refused', messages(error)) });
@@ -51,7 +45,7 @@ export function directPostRouter(services: Services): Router {
   const PATHS = ['/direct_post/:id/', '/direct_post/:sandbox/:id/'];
 
   // Parsed here: the API's JSON-only rule (requireJson) never sees the form.
-  router.post(PATHS, express.urlencoded({ extended: false, limit: FORM_LIMIT }), async (req, res) => {
+  router.post(PATHS, formParser, async (req, res) => {
     if (!req.is(FORM_TYPE)) {
       return send(res, refused(new ApiError(400, { [ALL]: [errors.invalid(`Send the card form as ${FORM_TYPE}, as a browser's form post does.`)] })));
     }
@@ -64,15 +58,7 @@ export function directPostRouter(services: Services): Router {
     send(res, { status: 405, html: errorPage('Direct Post', ['This address takes a card form posted by a shop (POST, urlencoded). Open the purchase\'s checkout_url to pay on a page.']) });
   });
 
-  // A form the body parser refuses gets a page too; a bug goes on to the app's error handler.
-  router.use('/direct_post', (error: unknown, _req: Request, res: Response, next: NextFunction) => {
-    if ((error as { type?: unknown } | null)?.type === 'entity.too.large') {
-      return send(res, { status: 413, html: errorPage('Payment form refused', [`The form is larger than ${FORM_LIMIT.replace('kb', ' KiB')}.`]) });
-    }
-    const apiError = toApiError(error);
-    if (apiError.status >= 500) return next(error);
-    send(res, refused(apiError));
-  });
+  router.use('/direct_post', formRefused);
 
   return router;
 }

@@ -202,6 +202,8 @@ describe('checkout form post', () => {
     const big = await post(purchase, {}, `pay_with=method:visa&pad=${'x'.repeat(20_000)}`);
     expect(big.status).toBe(413);
     expect(big.text).toContain('<h1>Payment form refused</h1>');
+    // The form's own limit, not the API's 1 MiB.
+    expect(big.text).toContain('larger than 16 KiB');
     const unknown = await post({ ...purchase, checkout_url: `${h.origin}/checkout/7d4b1c8e-1111-4222-8333-444455556666/` }, { pay_with: 'method:visa' });
     expect(unknown.status).toBe(404);
   });

@@ -69,6 +69,12 @@ describe('the dashboard\'s one-click default sandbox (POST /ui/default-sandbox)'
     expect(templates.status).toBe(200);
   });
 
+  it('a request through a reverse proxy on this machine (Forwarded, X-Forwarded-For, Via) gets no token, though its peer, Host and Origin are loopback ones', async () => {
+    for (const relay of [{ forwarded: 'for=203.0.113.9' }, { 'x-forwarded-for': '203.0.113.9' }, { via: '1.1 nginx' }] as Record<string, string>[]) {
+      expectNoToken(await post({ ...fromPage(`127.0.0.1:${port}`), ...relay }), sim, 'forbidden', JSON.stringify(relay));
+    }
+  });
+
   it('a page of another origin gets no token and no Access-Control-Allow-Origin, even one CORS admits elsewhere; nor does a request without Origin', async () => {
     const host = `127.0.0.1:${port}`;
     // Control: elsewhere, CORS lets these origins read answers.

@@ -72,6 +72,14 @@ describe('Direct Post: the test cards decide', () => {
     expect(await tokensOf(box, clientId)).toEqual([]);
   });
 
+  it('a force_recurring purchase saves the card though remember_card is off ("saves a token when remember_card is on or force_recurring is true")', async () => {
+    const { box, clientId, purchase } = await setup({ force_recurring: true });
+    const res = await post(directPostUrl(purchase), { ...CARD, remember_card: 'off' });
+    expect([res.status, res.location]).toEqual([303, REDIRECTS.success_redirect]);
+    expect(await getPurchase(box, purchase.id)).toMatchObject({ status: 'paid', is_recurring_token: true });
+    expect((await tokensOf(box, clientId)).map((token) => token.id)).toEqual([purchase.id]);
+  });
+
   it('the simulator\'s decline test cards: 303 to failure_redirect, status error, the card\'s decline code on the attempt, no token saved though remember_card=on', async () => {
     const table: [string, string][] = [
       ['4000 0000 0000 0002', 'do_not_honour'],
