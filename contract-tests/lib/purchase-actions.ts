@@ -32,13 +32,13 @@ export async function acted(account: Account, id: string, action: Action, body?:
  * target may pass through them before the final state, or not. A card payment shows
  * `pending_execute` in its history before `hold` or `paid`.
  */
-const PENDING: ReadonlySet<string> = new Set(['pending_execute', 'pending_capture', 'pending_release', 'pending_refund']);
+const isPending = (status: string): boolean => status.startsWith('pending_');
 
 /** A purchase's status history without the pending steps, which a target may or may not take. */
-export const settledHistory = (purchase: Purchase): string[] => purchase.status_history.map((entry) => entry.status).filter((status) => !PENDING.has(status));
+export const settledHistory = (purchase: Purchase): string[] => purchase.status_history.map((entry) => entry.status).filter((status) => !isPending(status));
 
 /** Event types without the pending steps' events, which a target may or may not send. */
-export const withoutPendingEvents = (types: string[]): string[] => types.filter((type) => !/^purchase\.pending_/.test(type));
+export const withoutPendingEvents = (types: string[]): string[] => types.filter((type) => !isPending(type.slice(type.indexOf('.') + 1)));
 
 /** How long a pending step may last before the check gives up on it: the platform's take "seconds". */
 const STEP_WAIT_MS = 30_000;
@@ -51,7 +51,7 @@ export async function afterPendingStep(account: Account, id: string): Promise<Pu
   const until = Date.now() + STEP_WAIT_MS;
   for (;;) {
     const purchase = expectStatus(await account.api.get(`/purchases/${id}/`), 200, 'get purchase') as Purchase;
-    if (!PENDING.has(purchase.status) || Date.now() >= until) return purchase;
+    if (!isPending(purchase.status) || Date.now() >= until) return purchase;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }

@@ -207,8 +207,10 @@ function repair(errors: readonly ErrorObject[], body: unknown, ignored: IgnoredP
     } else if (error.keyword === 'type' && error.instancePath !== '') {
       const types = Array.isArray(params.type) ? (params.type as string[]) : String(params.type).split(',');
       const converted = convert(error.data, types);
+      // A branch that cannot take the value (the `null` of a nullable integer) abstains; two that read it differently veto.
+      if (converted === undefined) continue;
       const seen = conversions.get(error.instancePath);
-      const agrees = converted !== undefined && (seen === undefined || (seen !== null && Object.is(seen.value, converted)));
+      const agrees = seen === undefined || (seen !== null && Object.is(seen.value, converted));
       conversions.set(error.instancePath, agrees ? { value: converted } : null);
     }
   }

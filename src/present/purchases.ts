@@ -118,18 +118,25 @@ export function purchaseView(purchase: Purchase, scope: PresentScope, origin: st
 export type PlatformPurchase = ReturnType<typeof purchaseView>;
 
 /**
- * Each purchase's answer, made once per version of the record, sandbox and origin: a purchase is
- * replaced on every change, never changed in place (domain/purchases.ts), so its answer stays what it
- * was. A list page answered again, or a purchase polled for its status, costs no new object. A record
- * may be shared by two sandboxes (a checkpoint's fork holds its origin's records until they change),
- * whose answers differ (company, checkout link): the cached answer is the sandbox's own or none.
+ * The newest answers, one per version of the record, sandbox and origin: a purchase is replaced on
+ * every change, never changed in place (domain/purchases.ts), so its answer stays what it was. A
+ * list page answered again, or a purchase polled for its status, costs no new object. Bounded: a
+ * client paging through a million purchases would otherwise pin an answer beside each record (about
+ * 0.5 KB each), when answers are meant to be made, not stored. A record may be shared by two
+ * sandboxes (a checkpoint's fork holds its origin's records until they change), whose answers differ
+ * (company, checkout link): the cached answer is the sandbox's own or none.
  */
-const answers = new WeakMap<Purchase, { origin: string; sandboxId: string; view: PlatformPurchase }>();
+const answers = new Map<Purchase, { origin: string; sandboxId: string; view: PlatformPurchase }>();
+
+/** Two pages of the largest list (page_size 1000): polling and paging back and forth hit; the oldest go first. */
+const MAX_ANSWERS_KEPT = 2000;
 
 export function presentPurchase(purchase: Purchase, scope: PresentScope, origin: string): PlatformPurchase {
   const made = answers.get(purchase);
   if (made && made.origin === origin && made.sandboxId === scope.id) return made.view;
   const view = purchaseView(purchase, scope, origin);
+  answers.delete(purchase);
+  if (answers.size >= MAX_ANSWERS_KEPT) answers.delete(answers.keys().next().value!);
   answers.set(purchase, { origin, sandboxId: scope.id, view });
   return view;
 }

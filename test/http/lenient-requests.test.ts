@@ -256,6 +256,25 @@ describe('what is ignored, at any depth', () => {
 });
 
 describe('values read as the platform\'s fields read them', () => {
+  it('an integral string for a nullable integer field (purchase.total_override "4990", as DRF\'s IntegerField(allow_null=True) reads it)', async () => {
+    const box = await sandboxAt(h, NOW);
+    const call = await box.req('POST', '/api/v1/purchases/', {
+      brand_id: box.brandId,
+      client: { email: 'override@example.com' },
+      purchase: { currency: 'EUR', products: [{ name: 'A', price: 1000 }], total_override: '4990' },
+    });
+    expect(call.status, call.text).toBe(201);
+    expect((call.body as Purchase).purchase.total).toBe(4990);
+  });
+
+  it('a DELETE\'s body is ignored and named, as any ignored field is', async () => {
+    const box = await sandboxAt(h, NOW);
+    const client = (await box.req('POST', '/api/v1/clients/', { email: 'gone@example.com' })).body as { id: string };
+    const call = await box.req('DELETE', `/api/v1/clients/${client.id}/`, { reason: 'duplicate' });
+    expect(call.status).toBe(204);
+    expect(ignoredOf(call)).toEqual(['reason']);
+  });
+
   it('an integral string for an integer field, DRF\'s spellings for a boolean, a number for text', async () => {
     const box = await sandboxAt(h, NOW);
     const call = await box.req('POST', '/api/v1/purchases/', {

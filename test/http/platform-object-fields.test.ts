@@ -50,7 +50,11 @@ describe('purchases answer the fields of the platform\'s own purchases', () => {
     expect(first.created_from_ip).toBe('127.0.0.1');
     expect(first.reference_generated).toMatch(/^CH\d+$/);
     expect(first.reference_generated).not.toBe(second.reference_generated);
-    expect(((await getPurchase(box, first.id)) as Answered).reference_generated).toBe(first.reference_generated);
+    // Made anew, not read from a cache of answers: after a change (paid), and in the event's payload.
+    const paid = (await payPurchase(box, first.id, { method: 'visa' })) as Answered;
+    expect(paid.reference_generated).toBe(first.reference_generated);
+    const created = (await events(box)).find((event) => event.object_id === first.id && event.event_type === 'purchase.created')!;
+    expect((created.payload as Answered).reference_generated).toBe(first.reference_generated);
     expect(first).toMatchObject({ user_id: null, order_id: null, product: 'purchases', invoice_url: null, can_retrieve: false, can_chargeback: false });
     // Direct Post (DESIGN.md §14): the purchase's card form target, beside its checkout page.
     expect(first.direct_post_url).toBe(`${h.origin}/direct_post/${first.id}/`);
