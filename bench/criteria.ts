@@ -29,6 +29,8 @@ const STARTUP_MS = 300;
 const BOUNDED_P99_MS = 50;
 const BOUNDED_SUBSCRIBERS = 1000;
 const BOUNDED_YEARS = 100;
+/** Issue 41: through a proxy delaying each answer 50 ms, the contract suite takes at most this much longer. */
+const LATENCY_COST_MS = 60_000;
 
 /** Rounded down, so that a figure printed as 80 % or 2.50× has met its bar. */
 const percent = (share: number) => `${Math.floor(share * 100)} %`;
@@ -48,6 +50,14 @@ export function criteria(runs: Results[]): Criterion[] {
       pass: (ms) => ms < STARTUP_MS,
     },
     ...(['memory', 'data'] as const).map(bounded),
+    {
+      name: `contract suite through a proxy delaying each answer 50 ms: at most ${LATENCY_COST_MS / 1000} s more than without the delay`,
+      measure: ({ contract }) => {
+        const proxied = contract?.proxied;
+        return proxied && { value: proxied.delayedMs - proxied.ms, figure: `+${((proxied.delayedMs - proxied.ms) / 1000).toFixed(1)} s (${proxied.ms} → ${proxied.delayedMs} ms)` };
+      },
+      pass: (ms) => ms <= LATENCY_COST_MS,
+    },
   ];
 }
 

@@ -89,7 +89,8 @@ export interface Results {
   /** By number of subscribers: the advance without settlement and with settlement P1D, and on/off ratios. */
   settlement?: Record<string, { off: TimeTravelFigures; on: TimeTravelFigures; timeRatio: number; rssRatio: number }>;
   startup?: { simulatorMs: number; npmStartMs: number; floorMs: number };
-  contract?: { ms: number; passed: number; failed: number; skipped: number; warnings: number };
+  /** Against a simulator of its own; `proxied`: through a proxy answering at once and one holding each answer `delay` ms. */
+  contract?: { ms: number; passed: number; failed: number; skipped: number; warnings: number; proxied?: { ms: number; delayedMs: number; delay: number } };
   persistence?: Record<string, unknown>;
   bounded?: Record<string, unknown>;
   /** Sections that did not finish, with the reason. */

@@ -119,7 +119,7 @@ const run: Record<Section, () => Promise<void>> = {
     results.startup = await runScript('startup.ts', [String(options.startupRuns)], true);
   },
   contract: async () => {
-    console.log('contract suite: wall time of `node dist/src/cli.js contract` (a simulator of its own), spawn to exit');
+    console.log('contract suite: wall time of `node dist/src/cli.js contract`, spawn to exit: a simulator of its own, then through a proxy answering at once and through one delaying each answer 50 ms');
     results.contract = await runScript('contract.ts', [], true);
   },
   persistence: async () => {

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import SummaryReporter from './reporter.ts';
 import { JUnitReporter } from './lib/junit.ts';
-import { filesOfGroups, groupsFromEnvironment, selectedLevel, selectionProblem } from './lib/selection.ts';
+import { filesOfGroups, groupsFromEnvironment, selectedChecks, selectedLevel, selectionProblem } from './lib/selection.ts';
 
 const groups = groupsFromEnvironment();
 // run.ts refuses a bad selection before vitest starts; a programmatic start without it stops here.
@@ -39,8 +39,17 @@ export default defineConfig({
     // worker instead of once per file (31 s → 13 s for the whole suite). Checks keep no module state
     // between them but the exchange log, which each check resets.
     isolate: false,
-    // With --level, a file may hold no check of that level (webhooks has only informative ones).
-    passWithNoTests: selectedLevel() !== undefined,
+    // One worker, whose checks run at once, file by file: lib/client.ts lets at most
+    // CONTRACT_CONCURRENCY (--concurrency) of their requests be in flight, over the whole run. Each
+    // check makes its own objects, so checks of a file do not wait on each other; against a server
+    // 50 ms away this is what keeps the suite from taking minutes. A file whose checks share state
+    // says so with describe.sequential.
+    maxWorkers: 1,
+    sequence: { concurrent: true },
+    maxConcurrency: 32,
+    // With --level, a file may hold no check of that level (webhooks has only informative ones); with
+    // CONTRACT_CHECK most files hold none of the checks chosen.
+    passWithNoTests: selectedLevel() !== undefined || selectedChecks() !== undefined,
     // The JUnit report first, so that the summary's last line is the last one printed.
     reporters: [...(junit ? [new JUnitReporter(junit)] : []), new SummaryReporter()],
   },

@@ -11,10 +11,10 @@
 // target answered that openapi.yaml does not name), whatever its outcome: they never fail it.
 
 import { inject, it } from 'vitest';
-import { ApiClient, describeExchange, exchanges, notes, NotOnTarget, type Note } from './client.ts';
+import { ApiClient, describeExchange, NotOnTarget, withRecord, type CheckRecord, type Note } from './client.ts';
 import type { Capabilities, TargetConfig } from './config.ts';
 import { describeFailure } from './failure.ts';
-import { selectedLevel } from './selection.ts';
+import { selectedChecks, selectedLevel } from './selection.ts';
 
 export type Level = 'normative' | 'informative';
 /**
@@ -60,6 +60,8 @@ declare module 'vitest' {
     warning?: string;
     /** Fields the target's answers had that openapi.yaml does not name, each (operation, field) once. */
     notes?: Note[];
+    /** The API operations the check exercised, with the status each answered: `createClient 201`, each once. */
+    exercised?: string[];
   }
 }
 
@@ -104,7 +106,7 @@ function has(config: TargetConfig, requirement: Requirement): boolean {
   return config.capabilities[requirement];
 }
 
-function failureOf(error: unknown): CheckFailure {
+function failureOf(error: unknown, { exchanges }: CheckRecord): CheckFailure {
   const last = exchanges.at(-1);
   return {
     summary: describeFailure(error),
@@ -118,6 +120,7 @@ export function check(spec: CheckSpec, body: (ctx: CheckContext) => Promise<void
   const level = spec.level ?? 'normative';
   const only = selectedLevel();
   if (only && only !== level) return;
+  if (selectedChecks()?.has(spec.id) === false) return;
   const meta: CheckMeta = { id: spec.id, level, cites: spec.cites };
   // The meta is given at registration too, so that a collection without a run (the citations test)
   // and a skipped check carry it.
@@ -129,11 +132,11 @@ export function check(spec: CheckSpec, body: (ctx: CheckContext) => Promise<void
       context.skip(REASONS[missing]);
       return;
     }
-    exchanges.length = 0;
-    notes.length = 0;
+    const record: CheckRecord = { id: spec.id, exchanges: [], notes: [], exercised: [] };
     // Kept whatever the check's outcome, before a skip or a failure ends it.
     const keepNotes = () => {
-      if (notes.length) context.task.meta.notes = [...notes];
+      if (record.notes.length) context.task.meta.notes = record.notes;
+      if (record.exercised.length) context.task.meta.exercised = record.exercised;
     };
     try {
       const api = new ApiClient(config, config.token);
@@ -145,7 +148,7 @@ export function check(spec: CheckSpec, body: (ctx: CheckContext) => Promise<void
       const skip = (reason: string): never => {
         throw new Skipped(reason);
       };
-      await body({ target: config, api, api2: new ApiClient(config, config.token2), sandboxAt, skip });
+      await withRecord(record, () => body({ target: config, api, api2: new ApiClient(config, config.token2), sandboxAt, skip }));
       keepNotes();
     } catch (error) {
       keepNotes();
@@ -154,7 +157,7 @@ export function check(spec: CheckSpec, body: (ctx: CheckContext) => Promise<void
         context.skip(error.message);
         return;
       }
-      const failure = failureOf(error);
+      const failure = failureOf(error, record);
       context.task.meta.failure = failure;
       if (level === 'informative') {
         context.task.meta.warning = failure.summary;

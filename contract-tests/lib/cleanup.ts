@@ -7,12 +7,11 @@
 // billing made are found through GET /purchases/, which only the simulator has (x-simulator-only):
 // on a target without it they cannot be looked for, and a line says so.
 
-import type { TargetConfig } from './config.ts';
+import pLimit from 'p-limit';
+import { requestConcurrency, type TargetConfig } from './config.ts';
 import type { Created, Kind } from './ledger.ts';
 import { call, Unreachable, type Answer } from './plain-http.ts';
 
-/** Requests in flight at once: quick against a slow server, gentle on a small one. */
-const CONCURRENCY = 8;
 /** Newest pages of purchases looked through for ones a billing made for the suite's clients (1,000 each). */
 const SWEPT_PAGES = 3;
 
@@ -118,12 +117,10 @@ function firstCode(answer: Answer): string {
   return code ? ` ${code}` : '';
 }
 
+/** Each item's work, with as many requests in flight as the checks had (--concurrency). */
 async function inParallel<T>(items: T[], work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await work(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, items.length) }, worker));
+  const limit = pLimit(requestConcurrency());
+  await Promise.all(items.map((item) => limit(() => work(item))));
 }
 
 /** The cleanup's lines: what was deleted, what is left and why. */

@@ -11,8 +11,10 @@
 // skips the check that needed it (`NotOnTarget`, lib/check.ts), unless the request was `optional`,
 // whose caller gets the reply marked `absent` and does without.
 
+import { AsyncLocalStorage } from 'node:async_hooks';
+import pLimit from 'p-limit';
 import { documentFindings, operationOf, type Reading } from './document.ts';
-import type { TargetConfig } from './config.ts';
+import { requestConcurrency, type TargetConfig } from './config.ts';
 import { noteCreated } from './ledger.ts';
 import { simulatorOnlyOperations } from './operations.ts';
 
@@ -46,8 +48,37 @@ export interface RequestOptions {
   optional?: boolean;
 }
 
-/** The exchanges of the check that is running (checks within a file run one after another). */
-export const exchanges: Exchange[] = [];
+/**
+ * What the running check has sent and been told: its exchanges, its notes, and the operations it
+ * exercised (`createClient 201`). Checks of a file may run at once (vitest.config.ts), so each has its
+ * own record, found through the async context its body runs in (lib/check.ts `withRecord`).
+ */
+export interface CheckRecord {
+  /** The check's id, sent with every request (`User-Agent: … (check CLI-GET)`): a target's log, or a fault proxy, can tell the checks apart. */
+  id: string;
+  exchanges: Exchange[];
+  notes: Note[];
+  /** `operationId status` of every API answer, each once, in the order first seen. */
+  exercised: string[];
+}
+
+const running = new AsyncLocalStorage<CheckRecord>();
+
+/**
+ * At most CONTRACT_CONCURRENCY requests in flight at once (`--concurrency`, default 4): real servers
+ * rate-limit, and a server far away is what concurrency is for. The whole run's checks go through
+ * this one gate: they run in one worker (vitest.config.ts).
+ */
+const gate = pLimit(requestConcurrency());
+
+/** Sent with each request, so that a target's log (or a fault-injecting proxy) can tell which check asked. */
+const userAgent = (check: string) => `billing-sim-contract${check ? ` (check ${check})` : ''}`;
+
+/** Runs `body` with `record` as the running check's: what its requests do is kept there. */
+export const withRecord = <T>(record: CheckRecord, body: () => Promise<T>): Promise<T> => running.run(record, body);
+
+/** The running check's record; outside a check (the preflight, the cleanup), one that keeps nothing. */
+const current = (): CheckRecord => running.getStore() ?? { id: '', exchanges: [], notes: [], exercised: [] };
 
 /** A field an answer has that openapi.yaml does not name: a note of the check, never its failure. */
 export interface Note {
@@ -58,10 +89,8 @@ export interface Note {
   message: string;
 }
 
-/** The notes of the check that is running, each (operation, field) once; reset with `exchanges`. */
-export const notes: Note[] = [];
-
 function addNote(note: Note): void {
+  const { notes } = current();
   if (!notes.some((seen) => seen.operation === note.operation && seen.field === note.field)) notes.push(note);
 }
 
@@ -121,7 +150,8 @@ export class ApiClient {
 
   async request(method: string, path: string, options: RequestOptions = {}): Promise<Reply> {
     const { url, documentPath } = this.locate(path);
-    const headers: Record<string, string> = { ...options.headers };
+    const record = current();
+    const headers: Record<string, string> = { 'user-agent': userAgent(record.id), ...options.headers };
     const token = options.token === undefined ? this.token : options.token;
     if (token !== null) headers.authorization = `Bearer ${token}`;
     let body = options.raw;
@@ -129,8 +159,10 @@ export class ApiClient {
       body = JSON.stringify(options.body);
       headers['content-type'] ??= 'application/json';
     }
-    const response = await fetch(url, { method, headers, body });
-    const text = await response.text();
+    const { response, text } = await gate(async () => {
+      const response = await fetch(url, { method, headers, body });
+      return { response, text: await response.text() };
+    });
     const responseHeaders = Object.fromEntries(response.headers.entries());
     let parsed: unknown = undefined;
     if (text && (responseHeaders['content-type'] ?? '').includes('json')) {
@@ -140,7 +172,7 @@ export class ApiClient {
         parsed = text;
       }
     }
-    exchanges.push({ method, url, requestBody: options.body ?? options.raw, status: response.status, headers: responseHeaders, body: parsed, text });
+    record.exchanges.push({ method, url, requestBody: options.body ?? options.raw, status: response.status, headers: responseHeaders, body: parsed, text });
     if (this.area === 'api') noteCreated(this.target, token, method, path, options.body ?? parseRaw(options.raw), response.status, parsed);
     const reply: Reply = { status: response.status, headers: responseHeaders, body: parsed, text };
     if (this.area === 'api') {
@@ -154,6 +186,8 @@ export class ApiClient {
     }
     const reading: Reading = this.target.selfHosted ? OWN_SIMULATOR : PLATFORM;
     const found = await documentFindings(method, documentPath, { status: response.status, headers: responseHeaders, body: parsed }, reading);
+    const exercised = found.operationId && `${found.operationId} ${response.status}`;
+    if (exercised && !record.exercised.includes(exercised)) record.exercised.push(exercised);
     for (const note of found.notes) addNote({ operation: found.operationId!, field: note.path.map((key) => (/^\d+$/.test(key) ? '*' : key)).join('.'), message: note.message });
     if (found.violations.length) {
       throw new DocumentViolation(`the response does not match openapi.yaml (${method} ${documentPath} → ${response.status}):\n  ${found.violations.join('\n  ')}`);

@@ -41,3 +41,9 @@ declare module 'vitest' {
     target: TargetConfig;
   }
 }
+
+/** How many requests the run has in flight at most when --concurrency (CONTRACT_CONCURRENCY) says nothing: real servers rate-limit. */
+export const DEFAULT_CONCURRENCY = 4;
+
+/** At most this many requests in flight at once: `--concurrency N`, passed to the checks' process as CONTRACT_CONCURRENCY. */
+export const requestConcurrency = (env: NodeJS.ProcessEnv = process.env): number => Number(env.CONTRACT_CONCURRENCY) || DEFAULT_CONCURRENCY;

@@ -69,3 +69,13 @@ export function selectedLevel(env: NodeJS.ProcessEnv = process.env): SelectedLev
   const level = env.CONTRACT_LEVEL;
   return level === 'normative' || level === 'informative' ? level : undefined;
 }
+
+/**
+ * The check ids CONTRACT_CHECK selects (comma-separated, `PUR-REFUND-PARTIAL,CLI-GET`), in the
+ * process that registers the checks; undefined: every check. The suite's fault test runs only the
+ * checks a fault concerns this way (test/contract/faults.test.ts).
+ */
+export function selectedChecks(env: NodeJS.ProcessEnv = process.env): ReadonlySet<string> | undefined {
+  const ids = (env.CONTRACT_CHECK ?? '').split(',').map((id) => id.trim()).filter(Boolean);
+  return ids.length ? new Set(ids) : undefined;
+}

@@ -1,5 +1,9 @@
 // A small fault-injecting proxy for proving the contract suite: it forwards every request to the
-// simulator and lets one fault rewrite the request on the way in or the response on the way out.
+// simulator and lets faults rewrite the request on the way in or the response on the way out, or
+// answer in the server's place. A fault with `catches` is injected only into the requests of those
+// checks (the suite names the asking check in its User-Agent, contract-tests/lib/client.ts), as
+// StrykerJS runs only the tests that cover a mutant: several such faults on disjoint checks run in
+// one suite run without masking each other. `delayMs` holds every answer that long (a server far away).
 
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { KEEP_ALIVE_MS } from '../../src/http/listen.ts';
@@ -19,10 +23,25 @@ export interface ProxiedResponse {
 }
 
 export interface Fault {
+  /** The bug, as a reader of the test's output should see it: `a refund above the paid amount accepted`. */
   name: string;
-  request?(request: ProxiedRequest): void;
-  response?(request: ProxiedRequest, response: ProxiedResponse): void;
+  /**
+   * The ids of the normative checks that must fail because of it; the fault touches only their
+   * requests. Without it, every request of the run.
+   */
+  catches?: string[];
+  /** Caught by the document alone (an answer openapi.yaml does not allow), not as behaviour: the first, broad faults only. */
+  bySchema?: boolean;
+  /** Changes the request before it is forwarded; an answer returned here is sent instead of forwarding. */
+  request?(request: ProxiedRequest, upstream: Upstream): void | ProxiedResponse | Promise<void | ProxiedResponse>;
+  response?(request: ProxiedRequest, response: ProxiedResponse, upstream: Upstream): void | Promise<void>;
 }
+
+/** A request a fault makes to the simulator itself (to read state it needs), with the asking request's headers. */
+export type Upstream = (method: string, path: string, body?: unknown) => Promise<ProxiedResponse>;
+
+/** The check a request of the suite came from, by its User-Agent: `billing-sim-contract (check CLI-GET)`. */
+export const checkOf = (request: ProxiedRequest): string | undefined => /\(check ([^)]+)\)/.exec(request.headers['user-agent'] ?? '')?.[1];
 
 async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
@@ -38,22 +57,46 @@ const parse = (text: string): unknown => {
   }
 };
 
-export async function startProxy(upstream: string, fault: Fault | undefined): Promise<{ url: string; close(): Promise<void> }> {
+async function forward(upstream: string, request: ProxiedRequest): Promise<ProxiedResponse> {
+  const body = request.body === undefined ? undefined : typeof request.body === 'string' ? request.body : JSON.stringify(request.body);
+  const answer = await fetch(upstream + request.path, { method: request.method, headers: request.headers, body });
+  return { status: answer.status, headers: Object.fromEntries(answer.headers.entries()), body: parse(await answer.text()) };
+}
+
+export interface ProxyOptions {
+  /** Every answer is held this long before it is sent. */
+  delayMs?: number;
+}
+
+export interface Proxy {
+  url: string;
+  /** The most requests of the suite's checks that were in the proxy at once. */
+  peakInFlight(): number;
+  close(): Promise<void>;
+}
+
+/** A proxy in front of `upstream` injecting `faults` (one, several, or none). */
+export async function startProxy(upstream: string, faults: Fault | Fault[] | undefined, options: ProxyOptions = {}): Promise<Proxy> {
+  const all = faults === undefined ? [] : Array.isArray(faults) ? faults : [faults];
+  let inFlight = 0;
+  let peak = 0;
   const server: Server = createServer(async (req, res) => {
+    const counted = /\(check /.test(req.headers['user-agent'] ?? '');
+    if (counted) peak = Math.max(peak, ++inFlight);
+    res.on('close', () => counted && inFlight--);
     const text = await readBody(req);
     const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
     delete headers.host;
     delete headers['content-length'];
     const request: ProxiedRequest = { method: req.method!, path: req.url!, headers, body: parse(text) };
-    fault?.request?.(request);
-    const body = request.body === undefined ? undefined : typeof request.body === 'string' ? request.body : JSON.stringify(request.body);
-    const upstreamResponse = await fetch(upstream + request.path, { method: request.method, headers: request.headers, body });
-    const response: ProxiedResponse = {
-      status: upstreamResponse.status,
-      headers: Object.fromEntries(upstreamResponse.headers.entries()),
-      body: parse(await upstreamResponse.text()),
-    };
-    fault?.response?.(request, response);
+    const check = checkOf(request);
+    const active = all.filter((fault) => !fault.catches || (check !== undefined && fault.catches.includes(check)));
+    const ask: Upstream = (method, path, body) => forward(upstream, { method, path, headers: { authorization: headers.authorization ?? '', 'content-type': 'application/json' }, body });
+    let response: ProxiedResponse | undefined;
+    for (const fault of active) response ??= (await fault.request?.(request, ask)) ?? undefined;
+    response ??= await forward(upstream, request);
+    for (const fault of active) await fault.response?.(request, response, ask);
+    if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
     delete response.headers['content-length'];
     delete response.headers['content-encoding'];
     delete response.headers['transfer-encoding'];
@@ -65,6 +108,7 @@ export async function startProxy(upstream: string, fault: Fault | undefined): Pr
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    peakInFlight: () => peak,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

@@ -2,6 +2,7 @@
 // the accounts it ran against from outside: what the self-tests of the suite share.
 
 import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { CLI } from '../support/cli.ts';
 
@@ -14,17 +15,20 @@ export interface SuiteRun {
   ms: number;
 }
 
+/** The CLI from its TypeScript sources, for a developer trying the suite while dist/ is being rebuilt. */
+export const SOURCE_CLI = ['--import', 'tsx', fileURLToPath(new URL('../../src/cli.ts', import.meta.url))];
+
 /**
- * `billing-sim contract ARGS…` with `env` added to a copy of this process's environment, from which
+ * `billing-sim contract ARGS…` (`cli`: the compiled one, or SOURCE_CLI) with `env` added to a copy of this process's environment, from which
  * every CONTRACT_* and BILLING_SIM_* variable was removed first (a developer's own must not leak in).
  */
-export async function runSuite(args: string[], env: Record<string, string> = {}): Promise<SuiteRun> {
+export async function runSuite(args: string[], env: Record<string, string> = {}, cli: string[] = [CLI]): Promise<SuiteRun> {
   const environment: NodeJS.ProcessEnv = { ...process.env, CI: 'true' };
   for (const name of Object.keys(environment)) if (name.startsWith('CONTRACT_') || name.startsWith('BILLING_SIM_')) delete environment[name];
   Object.assign(environment, env);
   const started = performance.now();
   try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, 'contract', ...args], { maxBuffer: 64 * 2 ** 20, env: environment });
+    const { stdout, stderr } = await run(process.execPath, [...cli, 'contract', ...args], { maxBuffer: 64 * 2 ** 20, env: environment });
     return { code: 0, output: stdout + stderr, ms: performance.now() - started };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
@@ -33,9 +37,9 @@ export async function runSuite(args: string[], env: Record<string, string> = {})
 }
 
 /** The totals a run printed: `N passed, N failed, N skipped…`. */
-export function totals(output: string): { passed: number; failed: number; skipped: number } | undefined {
-  const match = /^(\d+) passed, (\d+) failed, (\d+) skipped/m.exec(output);
-  return match ? { passed: Number(match[1]), failed: Number(match[2]), skipped: Number(match[3]) } : undefined;
+export function totals(output: string): { passed: number; failed: number; skipped: number; warnings: number } | undefined {
+  const match = /^(\d+) passed, (\d+) failed, (\d+) skipped, (\d+) warnings?/m.exec(output);
+  return match ? { passed: Number(match[1]), failed: Number(match[2]), skipped: Number(match[3]), warnings: Number(match[4]) } : undefined;
 }
 
 export interface Sandbox {

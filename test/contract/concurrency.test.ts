@@ -1,0 +1,48 @@
+// The suite's checks run at once, with at most --concurrency requests in flight: proven through a
+// proxy that holds every answer 50 ms (a server far away), where requests sent one after another
+// would never overlap. What is asserted is how many overlapped, never how long the run took (the
+// time is the bench's: bench/contract.ts).
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulator, type RunningSimulator } from '../../src/index.ts';
+import { startProxy } from './fault-proxy.ts';
+import { newSandbox, runSuite, totals, type Sandbox } from './suite-run.ts';
+
+let sim: RunningSimulator;
+let one: Sandbox;
+let two: Sandbox;
+
+beforeAll(async () => {
+  sim = await startSimulator({ port: 0, quiet: true });
+  one = await newSandbox(sim.url, { fixtures: true });
+  two = await newSandbox(sim.url, { fixtures: true });
+});
+afterAll(() => sim.stop());
+
+/** The most requests of the checks in flight at once, in a run of `files` with `args`, through a 50 ms proxy. */
+async function peakThroughSlowProxy(files: string[], args: string[]): Promise<number> {
+  const proxy = await startProxy(sim.url, undefined, { delayMs: 50 });
+  try {
+    const run = await runSuite(['--base-url', `${proxy.url}/api/v1`, '--in-accounts', '--token', one.token, '--token2', two.token, ...args, ...files]);
+    expect(run.code, run.output.slice(-3000)).toBe(0);
+    expect(totals(run.output)?.failed).toBe(0);
+    return proxy.peakInFlight();
+  } finally {
+    await proxy.close();
+  }
+}
+
+describe('--concurrency', () => {
+  it('runs independent checks at once, at most 4 requests in flight by default', async () => {
+    const peak = await peakThroughSlowProxy(['checks/clients', 'checks/payment-methods'], []);
+    expect(peak).toBeGreaterThan(1);
+    expect(peak).toBeLessThanOrEqual(4);
+  }, 120_000);
+
+  it('--concurrency 1 sends one request at a time, --concurrency 8 lets up to 8 overlap', async () => {
+    expect(await peakThroughSlowProxy(['checks/clients'], ['--concurrency', '1'])).toBe(1);
+    const peak = await peakThroughSlowProxy(['checks/clients'], ['--concurrency', '8']);
+    expect(peak).toBeGreaterThan(4);
+    expect(peak).toBeLessThanOrEqual(8);
+  }, 120_000);
+});
