@@ -8,7 +8,8 @@
 // `N passed, N failed, N skipped, N warnings` (`, N notes` when the target answered fields openapi.yaml
 // does not name: one line per operation lists them first, under "Notes"; they never fail the run).
 // With CONTRACT_VERBOSE=1 (`--verbose`) each failure and warning also shows its exchanges, every note
-// its field is listed, and what the checks logged is printed.
+// its field is listed, and what the checks logged is printed. With `--max-warnings N` the warnings'
+// heading says that more than N fail the run; run.ts prints that verdict, after the cleanup's lines.
 
 import type { SerializedError, UserConsoleLog } from 'vitest';
 import type { Reporter, TestModule, TestRunEndReason, TestSpecification } from 'vitest/node';
@@ -54,7 +55,7 @@ const tallyLine = (name: string, t: Tally) =>
   `  ${name.padEnd(34)} ${String(t.passed).padStart(4)} passed ${String(t.failed).padStart(4)} failed ${String(t.skipped).padStart(4)} skipped ${String(t.warned).padStart(4)} ${t.warned === 1 ? 'warning' : 'warnings'}`;
 
 /** Everything after the run: warnings, failures, errors outside the checks, the tallies, the skip reasons, the totals. */
-export function summaryLines(results: RunResults, verbose: boolean, reason?: TestRunEndReason): string[] {
+export function summaryLines(results: RunResults, verbose: boolean, reason?: TestRunEndReason, maxWarnings?: number): string[] {
   const { groups, total } = tallies(results.checks);
   const out: string[] = [];
   const notes = runNotes(results.checks);
@@ -66,7 +67,8 @@ export function summaryLines(results: RunResults, verbose: boolean, reason?: Tes
   }
   const warned = results.checks.filter((check) => check.outcome === 'warned');
   if (warned.length) {
-    out.push('', "Warnings (informative checks: billing-sim's decisions where the API spec is silent; they do not fail the run):");
+    const verdict = maxWarnings === undefined ? 'they do not fail the run' : `more than --max-warnings ${maxWarnings} fail the run`;
+    out.push('', `Warnings (informative checks: billing-sim's decisions where the API spec is silent; ${verdict}):`);
     for (const check of warned) out.push(...describeCheck(check, verbose));
   }
   const failed = results.checks.filter((check) => check.outcome === 'failed');
@@ -94,6 +96,8 @@ export function summaryLines(results: RunResults, verbose: boolean, reason?: Tes
 
 export default class SummaryReporter implements Reporter {
   private readonly verbose = process.env.CONTRACT_VERBOSE === '1';
+  /** `--max-warnings`, for the words of the warnings' heading; run.ts decides the exit status. */
+  private readonly maxWarnings = process.env.CONTRACT_MAX_WARNINGS ? Number(process.env.CONTRACT_MAX_WARNINGS) : undefined;
 
   onTestRunStart(specifications: ReadonlyArray<TestSpecification>): void {
     console.log(`Contract suite: ${plural(specifications.length, 'check file')}…`);
@@ -104,6 +108,6 @@ export default class SummaryReporter implements Reporter {
   }
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError>, reason: TestRunEndReason): void {
-    console.log(summaryLines(collectResults(modules, unhandled), this.verbose, reason).join('\n'));
+    console.log(summaryLines(collectResults(modules, unhandled), this.verbose, reason, this.maxWarnings).join('\n'));
   }
 }

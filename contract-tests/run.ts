@@ -5,9 +5,12 @@
 // brand — and a problem ends the run with one line and status 2 before vitest starts; the target it
 // resolved goes to the global setup as CONTRACT_TARGET. Resolves to the exit status: 2 for an
 // unknown group or level (lib/selection.ts) or a preflight problem, 1 when a normative check fails
-// (an informative one only warns), else 0.
+// or, with `maxWarnings`, when more informative checks warn than it allows (one line at the end says
+// so), else 0. After the run, the same results give the Markdown summary (`summary`, lib/summary.ts).
 
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { SerializedError } from 'vitest';
 import { preflight } from './lib/preflight.ts';
 import { groupsFromEnvironment, selectionProblem } from './lib/selection.ts';
 
@@ -38,6 +41,12 @@ export interface ContractOptions {
   level?: 'normative' | 'informative';
   /** Only check files whose path contains one of these. */
   filters?: string[];
+  /** Fail the run when more informative checks than this warn (ESLint's --max-warnings); none: warnings never fail it. */
+  maxWarnings?: number;
+  /** Write the run as GitHub-flavoured Markdown here (relative to the current folder), e.g. $GITHUB_STEP_SUMMARY. */
+  summary?: string;
+  /** At most this many requests in flight against the target (the suite's default: 4). */
+  concurrency?: number;
 }
 
 export async function runContract(options: ContractOptions): Promise<number> {
@@ -53,8 +62,14 @@ export async function runContract(options: ContractOptions): Promise<number> {
     CONTRACT_VERBOSE: options.verbose ? '1' : undefined,
     CONTRACT_GROUP: options.groups?.length ? options.groups.join(',') : undefined,
     CONTRACT_LEVEL: options.level,
+    CONTRACT_CONCURRENCY: options.concurrency === undefined ? undefined : String(options.concurrency),
+    // For reporter.ts's words only: the verdict on warnings is this module's, after the run.
+    CONTRACT_MAX_WARNINGS: options.maxWarnings === undefined ? undefined : String(options.maxWarnings),
   };
   for (const [name, value] of Object.entries(env)) if (value !== undefined) process.env[name] = value;
+  if (options.maxWarnings === undefined) delete process.env.CONTRACT_MAX_WARNINGS;
+  // Against the folder the user ran the command in, as --junit's (vitest.config.ts).
+  const summaryFile = options.summary === undefined ? undefined : resolve(options.summary);
 
   // A usage error first, before the target is even asked: one line, status 2.
   const problem = selectionProblem(groupsFromEnvironment(), process.env.CONTRACT_LEVEL);
@@ -82,5 +97,21 @@ export async function runContract(options: ContractOptions): Promise<number> {
   const config = fileURLToPath(new URL(`./vitest.config${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url));
   const vitest = await startVitest('test', options.filters ?? [], { config, run: true, watch: false });
   await vitest.close();
-  return Number(process.exitCode ?? 0);
+  let status = Number(process.exitCode ?? 0);
+  if (summaryFile === undefined && options.maxWarnings === undefined) return status;
+
+  // What the reporters saw, read again from the closed run: its modules stay in its state.
+  const { collectResults, tallies } = await import('./lib/results.ts');
+  const results = collectResults(vitest.state.getTestModules(), vitest.state.getUnhandledErrors() as SerializedError[]);
+  if (summaryFile !== undefined) {
+    const { writeSummary } = await import('./lib/summary.ts');
+    writeSummary(summaryFile, results, { maxWarnings: options.maxWarnings, baseUrl: process.env.CONTRACT_BASE_URL });
+    console.log(`Markdown summary written to ${summaryFile}`);
+  }
+  const warned = tallies(results.checks).total.warned;
+  if (options.maxWarnings !== undefined && warned > options.maxWarnings) {
+    console.log(`${warned} ${warned === 1 ? 'warning' : 'warnings'}, more than --max-warnings ${options.maxWarnings} allows`);
+    status = Math.max(status, 1);
+  }
+  return status;
 }

@@ -14,7 +14,7 @@ import { createSnapshotValidator } from './store/snapshot.ts';
 import { DataFileError } from './store/sqlite-rows.ts';
 import { DEFAULT_PROXY_PORT } from './proxy/limits.ts';
 import { serve, stopOnSignals } from './cli-serve.ts';
-import { integerFlag, parseCommand, requiredFlag, stringFlag, UsageError, type FlagSpec } from './cli-args.ts';
+import { integerFlag, parseCommand, requiredFlag, stringFlag, UsageError, type FlagSpec, type FlagValues } from './cli-args.ts';
 
 const USAGE = `usage: billing-sim [serve|contract|proxy|scenario|export|import] [flags]   (no command: serve)
        billing-sim <command> --help     the command's flags
@@ -41,12 +41,16 @@ const CONTRACT_FLAGS: Record<string, FlagSpec> = {
   verbose: { type: 'boolean' },
   group: { type: 'string', multiple: true },
   level: { type: 'string' },
+  'max-warnings': { type: 'string' },
+  summary: { type: 'string' },
+  concurrency: { type: 'string' },
 };
 
 const CONTRACT_USAGE = `usage: billing-sim contract [--base-url URL [--token TOKEN]] [--token2 TOKEN] [--brand-id ID] [--brand-id2 ID] [--junit FILE]
-                            [--keep] [--in-accounts] [--verbose] [--group NAME]... [--level normative|informative] [FILTER]...
-  checks a server against openapi.yaml; exit 1 when a normative check fails, 2 when the target cannot be
-  checked (the preflight says what to pass)
+                            [--summary FILE] [--max-warnings N] [--concurrency N] [--keep] [--in-accounts] [--verbose]
+                            [--group NAME]... [--level normative|informative] [FILTER]...
+  checks a server against openapi.yaml; exit 1 when a normative check fails (or more informative checks warn
+  than --max-warnings allows), 2 when the target cannot be checked (the preflight says what to pass)
   --base-url  the API base URL of the server to check, e.g. http://127.0.0.1:4010/api/v1 (default: a
               simulator started for the run, with two fresh sandboxes). A simulator there (one that makes
               sandboxes) is checked in two new sandboxes of the suite's own, deleted at the end: the
@@ -58,17 +62,25 @@ const CONTRACT_USAGE = `usage: billing-sim contract [--base-url URL [--token TOK
   --brand-id2 the second account's brand, for the isolation checks that create objects there (default:
               taken from its objects; unknown, those checks are skipped)
   --junit     write a JUnit XML report to this file (relative to the current folder)
+  --summary   write the run as GitHub-flavoured Markdown to this file (relative to the current folder), e.g.
+              "$GITHUB_STEP_SUMMARY": a table per group, the failed and the warned checks with what they
+              cite, and the coverage of openapi.yaml (operations, documented statuses, flows) with reasons
+  --max-warnings  fail the run (exit 1) when more than N informative checks warn, e.g. 0 (default: warnings
+              never fail it)
+  --concurrency   at most N requests in flight against the target (default 4; a positive integer)
   --keep      keep what the suite created (default: deleted at the end, where the API allows); a
               simulator's sandboxes are kept and their dashboard links printed
   --in-accounts  on a simulator too, check in the accounts of --token and --token2, not in new sandboxes
   --verbose   print each failed check's requests and answers
   --group     only this group of checks, e.g. clients (repeatable)
-  --level     only normative checks (spec rules) or only informative ones
+  --level     only normative checks (the spec's or the platform's evidence's rules) or only informative ones
+              (billing-sim's own decisions)
   FILTER      only the check files whose path contains it, e.g. checks/clients
 Each flag also from the environment: BILLING_SIM_BASE_URL, BILLING_SIM_TOKEN, BILLING_SIM_TOKEN2,
-BILLING_SIM_BRAND_ID, BILLING_SIM_BRAND_ID2, BILLING_SIM_JUNIT, BILLING_SIM_KEEP, BILLING_SIM_IN_ACCOUNTS,
-BILLING_SIM_VERBOSE, BILLING_SIM_GROUP, BILLING_SIM_LEVEL (or CONTRACT_BASE_URL, CONTRACT_TOKEN, CONTRACT_TOKEN2,
-CONTRACT_BRAND_ID, CONTRACT_BRAND_ID2, CONTRACT_JUNIT).
+BILLING_SIM_BRAND_ID, BILLING_SIM_BRAND_ID2, BILLING_SIM_JUNIT, BILLING_SIM_SUMMARY, BILLING_SIM_MAX_WARNINGS,
+BILLING_SIM_CONCURRENCY, BILLING_SIM_KEEP, BILLING_SIM_IN_ACCOUNTS, BILLING_SIM_VERBOSE, BILLING_SIM_GROUP,
+BILLING_SIM_LEVEL (or CONTRACT_BASE_URL, CONTRACT_TOKEN, CONTRACT_TOKEN2, CONTRACT_BRAND_ID, CONTRACT_BRAND_ID2,
+CONTRACT_JUNIT).
 What the suite creates in the accounts is deleted at the end where the API allows (--keep keeps it); purchases
 cannot be deleted through the API: they are cancelled where they can be and counted in the last lines.`;
 
@@ -141,6 +153,20 @@ Each flag also from the environment: BILLING_SIM_DATA, BILLING_SIM_SECRET.`;
 /** Wall time, for clocks that follow it: exported at their current instant, imported running from there. */
 const wall = { now: () => Date.now() };
 
+/**
+ * A count the contract command takes, at least `min`: digits only, so that `1.5`, `-1`, `1e3` or
+ * `ten` is a usage error rather than a number read some other way than meant.
+ */
+function countFlag(value: FlagValues[string], flag: string, min: 0 | 1): number | undefined {
+  const text = stringFlag(value);
+  if (text === undefined) return undefined;
+  const count = /^\d+$/.test(text.trim()) ? Number(text) : NaN;
+  if (!(count >= min) || !Number.isSafeInteger(count)) {
+    throw new UsageError(`--${flag} must be a ${min ? 'positive' : 'non-negative'} integer, got "${text}"`, 'contract');
+  }
+  return count;
+}
+
 async function contract(args: string[]): Promise<number> {
   const parsed = parseCommand('contract', args, CONTRACT_FLAGS, CONTRACT_USAGE);
   if (!parsed) return 0;
@@ -150,6 +176,11 @@ async function contract(args: string[]): Promise<number> {
   if (level !== undefined && level !== 'normative' && level !== 'informative') {
     throw new UsageError(`--level must be normative or informative, got "${level}"`, 'contract');
   }
+  const maxWarnings = countFlag(values['max-warnings'], 'max-warnings', 0);
+  // 0 requests in flight would never send one: not a limit but a hang.
+  const concurrency = countFlag(values.concurrency, 'concurrency', 1);
+  const summary = stringFlag(values.summary);
+  if (summary === '') throw new UsageError('--summary needs a file name', 'contract');
   // Loaded only for this command: the suite brings vitest.
   const { runContract } = await import('../contract-tests/run.ts');
   return runContract({
@@ -165,6 +196,9 @@ async function contract(args: string[]): Promise<number> {
     groups: (values.group as string[] | undefined) ?? [],
     level,
     filters: positionals,
+    maxWarnings,
+    summary,
+    concurrency,
   });
 }
 

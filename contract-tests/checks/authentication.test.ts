@@ -1,6 +1,9 @@
 // Authentication (docs/behaviour.md#authentication; the API spec: "Requests carry a bearer credential
 // in JWT form."). Every secured operation of openapi.yaml is tried without a token and with a bad one,
-// and must answer 401.
+// and must answer 401, as the platform, a Django REST framework service with bearer keys, answers it
+// (docs/behaviour.md#status-codes): not 403, which Django REST framework answers instead when its
+// authentication sends no WWW-Authenticate challenge, nor 404 for the unknown id in the path, which a
+// server that looks the object up first would answer.
 
 import { describe, expect } from 'vitest';
 import { check } from '../lib/check.ts';
@@ -19,7 +22,7 @@ describe('authentication', () => {
       {
         id: `AUTH-NONE-${operation.operationId}`,
         title: `${operation.method} ${operation.path} without a token → 401`,
-        cites: 'docs/behaviour.md#authentication: "No header → 401 not_authenticated"; openapi.yaml#/components/securitySchemes/bearerAuth',
+        cites: 'docs/behaviour.md#authentication: "No header → 401 not_authenticated"; docs/behaviour.md#status-codes: "401 without valid credentials"; openapi.yaml#/components/securitySchemes/bearerAuth',
         requires: operation.area === 'sim' ? ['clock'] : [],
       },
       async ({ api }) => {
@@ -31,7 +34,7 @@ describe('authentication', () => {
       {
         id: `AUTH-BAD-${operation.operationId}`,
         title: `${operation.method} ${operation.path} with a forged token → 401`,
-        cites: 'docs/behaviour.md#authentication: "a malformed or badly signed token … → 401 authentication_failed"; openapi.yaml#/components/securitySchemes/bearerAuth',
+        cites: 'docs/behaviour.md#authentication: "a malformed or badly signed token … → 401 authentication_failed"; docs/behaviour.md#status-codes: "401 without valid credentials"; openapi.yaml#/components/securitySchemes/bearerAuth',
         requires: operation.area === 'sim' ? ['clock'] : [],
       },
       async ({ api }) => {

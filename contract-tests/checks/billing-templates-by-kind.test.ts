@@ -5,13 +5,15 @@
 // Read-only fields. The spec says a field is "read-only" or "cannot be changed" but not what the server
 // does with a request that sends it: the normative check is that the stored value never changes (the
 // request is rejected, or accepted without applying it); billing-sim decides "400 read_only"
-// (docs/behaviour.md#read-only-fields), checked by the informative `…-CODE` twin. Missing required
-// fields must be rejected (normative) and nothing created or changed; the exact 400 and code are
-// informative too.
+// (docs/behaviour.md#read-only-fields), checked by the informative `…-CODE` twin: the platform, a
+// Django REST framework service, may as well ignore such a field. Missing required fields must be
+// rejected and nothing created or changed; the `…-CODE` twin of a required field is normative too: 400
+// naming the field with Django REST framework's own code, `required` (docs/behaviour.md#error-body).
 
 import { describe, expect } from 'vitest';
 import { check, type CheckContext } from '../lib/check.ts';
-import { errorCode, READ_ONLY_CODE } from '../lib/citations.ts';
+import { refusalCode } from '../lib/refusal.ts';
+import { READ_ONLY_CODE } from '../lib/citations.ts';
 import type { ApiClient, Reply } from '../lib/client.ts';
 import {
   addDays,
@@ -219,7 +221,7 @@ describe('billing templates', () => {
   );
 
   check(
-    { id: 'BT-DUE-REQUIRED-ONE-TIME-CREATE-CODE', title: 'A one-time template without due → 400, "due": required', cites: errorCode('required'), level: 'informative' },
+    { id: 'BT-DUE-REQUIRED-ONE-TIME-CREATE-CODE', title: 'A one-time template without due → 400, "due": required', cites: refusalCode('required') },
     async ({ api }) => {
       const { due, ...body } = oneTimeTemplate(await brandId(api), 0);
       expectError(await api.post('/billing_templates/', body), 'due', 'required');
@@ -237,7 +239,7 @@ describe('billing templates', () => {
   );
 
   check(
-    { id: 'BT-DUE-REQUIRED-ONE-TIME-PUT-CODE', title: 'PUT of a one-time template without due → 400, "due": required', cites: errorCode('required'), level: 'informative' },
+    { id: 'BT-DUE-REQUIRED-ONE-TIME-PUT-CODE', title: 'PUT of a one-time template without due → 400, "due": required', cites: refusalCode('required') },
     async (ctx) => {
       const template = await makeOneTimeTemplate(ctx.api);
       const { due, ...body } = oneTimeTemplate(template.brand_id, 0);
@@ -249,8 +251,7 @@ describe('billing templates', () => {
     {
       id: 'BT-DUE-NULL-ONE-TIME',
       title: 'due null on a one-time template (create, PATCH) → 400, "due": null, and nothing changes',
-      cites: 'docs/behaviour.md#put-and-patch: "Sending null for a required field → 400 null"; openapi.yaml#patchBillingTemplate: "a required field may not be set to null"',
-      level: 'informative',
+      cites: `docs/behaviour.md#put-and-patch: "Sending null for a required field → 400 null"; openapi.yaml#patchBillingTemplate: "a required field may not be set to null"; ${refusalCode('null')}`,
     },
     async (ctx) => {
       const { api } = ctx;

@@ -1,38 +1,48 @@
 // Billing templates edited: the four cycle fields of the spec's "Rules on the subscription fields"
 // (required on create and on edits until a subscriber is launched, read-only after), and PUT, PATCH
-// and DELETE of a template.
+// and DELETE of a template, with the instants of each write (a sandbox of the check's own, its clock
+// moved a day before the write: `updated_on` can only be seen to move once the clock has).
 //
 // Read-only fields. The spec says a field is "read-only" or "cannot be changed" but not what the server
 // does with a request that sends it: the normative check is that the stored value never changes (the
 // request is rejected, or accepted without applying it); billing-sim decides "400 read_only"
-// (docs/behaviour.md#read-only-fields), checked by the informative `…-CODE` twin. Missing required
-// fields must be rejected (normative) and nothing created or changed; the exact 400 and code are
-// informative too.
+// (docs/behaviour.md#read-only-fields), checked by the informative `…-CODE` twin: the platform, a
+// Django REST framework service, may as well ignore such a field. Missing required fields must be
+// rejected and nothing created or changed; the `…-CODE` twin of a required field is normative too: 400
+// naming the field with Django REST framework's own code, `required` (docs/behaviour.md#error-body).
 
 import { describe, expect } from 'vitest';
 import { check, type CheckContext } from '../lib/check.ts';
-import { errorCode, NOT_FOUND, READ_ONLY_CODE } from '../lib/citations.ts';
+import { refusalCode } from '../lib/refusal.ts';
+import { NOT_FOUND, READ_ONLY_CODE } from '../lib/citations.ts';
 import {
   brandId,
   CYCLE,
   DUE_PERIOD,
   expectError,
+  expectInstants,
   expectNotListed,
   expectRejected,
   expectSuccess,
+  expectWrittenAt,
   later,
   monthlyTemplate,
+  nowSeconds,
   subscriberBody,
   unique,
   UNKNOWN_ID,
   withoutUpdatedOn,
+  WRITE_INSTANT_RULE,
 } from '../lib/primitives.ts';
 import {
+  advanceADay,
   expectNotApplied,
   expectTemplateUnchanged as expectUnchanged,
   makeClient,
   makeTemplate,
   readTemplate as read,
+  sandboxTemplate,
+  SANDBOX_NOW,
   subscribe,
   templatePath as path,
 } from '../lib/scenario.ts';
@@ -74,7 +84,7 @@ describe('billing templates', () => {
       },
     );
     check(
-      { id: `BT-CYCLE-REQUIRED-ON-CREATE-${field}-CODE`, title: `A subscription template without ${field} → 400, "${field}": required`, cites: errorCode('required'), level: 'informative' },
+      { id: `BT-CYCLE-REQUIRED-ON-CREATE-${field}-CODE`, title: `A subscription template without ${field} → 400, "${field}": required`, cites: refusalCode('required') },
       async ({ api }) => {
         const { [field]: omitted, ...body } = monthlyTemplate(await brandId(api));
         expectError(await api.post('/billing_templates/', body), field, 'required');
@@ -90,7 +100,7 @@ describe('billing templates', () => {
       },
     );
     check(
-      { id: `BT-CYCLE-REQUIRED-ON-PUT-${field}-CODE`, title: `PUT without ${field}, no subscriber launched → 400, "${field}": required`, cites: errorCode('required'), level: 'informative' },
+      { id: `BT-CYCLE-REQUIRED-ON-PUT-${field}-CODE`, title: `PUT without ${field}, no subscriber launched → 400, "${field}": required`, cites: refusalCode('required') },
       async ({ api }) => {
         const template = await makeTemplate(api);
         const { [field]: omitted, ...body } = monthlyTemplate(template.brand_id);
@@ -201,8 +211,8 @@ describe('billing templates', () => {
       title: 'subscription_has_active_clients turns true once a subscriber is launched',
       cites:
         'openapi.yaml#/components/schemas/BillingTemplateFields/properties/subscription_has_active_clients: "True once any subscriber has been launched"; ' +
-        'docs/behaviour.md#launch: "The first launch of a template sets its subscription_has_active_clients to true"',
-      level: 'informative',
+        'docs/behaviour.md#launch: "The first launch of a template sets its subscription_has_active_clients to true"; ' +
+        'docs/fidelity.md#billing-templates: "If this is true, there were launched clients", "false on a new template, true from the first launch of a subscriber"',
     },
     async (ctx) => {
       expect((await makeTemplate(ctx.api)).subscription_has_active_clients).toBe(false);
@@ -213,8 +223,13 @@ describe('billing templates', () => {
   // ------------------------------------------------------------------ PUT, PATCH, DELETE
 
   check(
-    { id: 'BT-PUT', title: 'PUT replaces a template: the new title, purchase and cycle fields are stored', cites: 'openapi.yaml#updateBillingTemplate; docs/behaviour.md#put-and-patch: "PUT replaces the object"' },
-    async ({ api }) => {
+    {
+      id: 'BT-PUT',
+      title: 'PUT replaces a template: the new title, purchase and cycle fields are stored; created_on stays, updated_on is not before it',
+      cites: `openapi.yaml#updateBillingTemplate; docs/behaviour.md#put-and-patch: "PUT replaces the object"; ${WRITE_INSTANT_RULE}`,
+    },
+    async (ctx) => {
+      const { api } = ctx;
       const template = await makeTemplate(api);
       const body = monthlyTemplate(template.brand_id, {
         ...CYCLE,
@@ -228,9 +243,30 @@ describe('billing templates', () => {
       const stored = await read(api, template.id);
       expect(stored).toMatchObject({ ...fields, id: template.id, created_on: template.created_on });
       expect(stored.purchase).toMatchObject({ currency: 'USD', products: [{ name: 'Team plan', price: 9900 }], total: 9900 });
+      expect(stored.updated_on, 'updated_on after a PUT').toBeGreaterThanOrEqual(template.updated_on as number);
+      expectInstants(stored, await nowSeconds(ctx), 'the template read back');
       expect(res.body).toEqual(stored);
     },
   );
+
+  for (const method of ['PUT', 'PATCH'] as const) {
+    check(
+      {
+        id: `BT-${method}-INSTANTS`,
+        title: `A ${method} a day after the create keeps created_on and moves updated_on to the instant of the write`,
+        cites: WRITE_INSTANT_RULE,
+        requires: ['clock'],
+      },
+      async ({ api }) => {
+        const { account, template } = await sandboxTemplate(api, SANDBOX_NOW);
+        const now = await advanceADay(account);
+        const body = method === 'PUT' ? monthlyTemplate(account.brandId, { title: 'Renamed' }) : { title: 'Renamed' };
+        const answer = expectSuccess(await account.api.request(method, path(template.id), { body }), method);
+        expectWrittenAt(template, answer, now, `the ${method} answer`);
+        expectWrittenAt(template, await read(account.api, template.id), now, 'the template read back');
+      },
+    );
+  }
 
   check(
     {
@@ -251,13 +287,14 @@ describe('billing templates', () => {
     {
       id: 'BT-PUT-ROUNDTRIP',
       title: 'A template read with GET can be PUT back unchanged (read-only fields with their stored values are accepted)',
-      cites: 'docs/behaviour.md#read-only-fields: "so a client can GET an object, edit it and PUT it back"; openapi.yaml#/info/description: "a client can GET an object and PUT it back"',
-      level: 'informative',
+      cites:
+        'docs/behaviour.md#read-only-fields: "so a client can GET an object, edit it and PUT it back"; openapi.yaml#/info/description: "a client can GET an object and PUT it back"; ' +
+        'docs/fidelity.md#billing-templates: "GET + PUT round trip of the PHP SDK", "accepted unchanged on one-time and subscription templates"',
     },
     async ({ api }) => {
       const template = await read(api, (await makeTemplate(api)).id);
       const res = await api.put(path(template.id), template);
-      expect(res.status).toBe(200);
+      expectSuccess(res, 'PUT of the template as read');
       expect(withoutUpdatedOn(res.body)).toEqual(withoutUpdatedOn(template));
     },
   );
@@ -265,7 +302,8 @@ describe('billing templates', () => {
   check(
     { id: 'BT-PATCH', title: 'PATCH changes only the fields sent', cites: 'openapi.yaml#patchBillingTemplate; docs/behaviour.md#put-and-patch: "PATCH changes only the fields it sends"' },
     async ({ api }) => {
-      const template = await read(api, (await makeTemplate(api, { subscription_trial_periods: 2 })).id);
+      // Optional fields away from their defaults: a PATCH that replaced the whole template would reset them.
+      const template = await read(api, (await makeTemplate(api, { subscription_trial_periods: 2, force_recurring: true, subscription_paused: true })).id);
       const res = await api.patch(path(template.id), { title: 'Renamed' });
       expectSuccess(res, 'PATCH');
       const stored = await read(api, template.id);
@@ -294,8 +332,9 @@ describe('billing templates', () => {
     async ({ api }) => {
       const template = await makeTemplate(api);
       expectSuccess(await api.delete(path(template.id)), 'DELETE');
-      expectRejected(await api.get(path(template.id)), 'GET of the deleted template');
-      const listed = (await api.get('/billing_templates/?page_size=25')).body.results as Node[];
+      expect((await api.get(path(template.id))).status, 'GET of the deleted template').toBe(404);
+      // Other checks make templates meanwhile: the deleted one would be among the newest.
+      const listed = (await api.get('/billing_templates/?page_size=100')).body.results as Node[];
       expect(listed.map((t) => t.id)).not.toContain(template.id);
     },
   );
@@ -313,14 +352,21 @@ describe('billing templates', () => {
   );
 
   check(
-    { id: 'BT-UNKNOWN-ID', title: 'GET, PUT, PATCH and DELETE of an unknown template id fail, and PUT creates nothing', cites: 'openapi.yaml#/components/parameters/Id: "unknown, or of another sandbox → 404"' },
+    {
+      id: 'BT-UNKNOWN-ID',
+      title: 'GET, PUT, PATCH and DELETE of an unknown template id answer 404, and PUT creates nothing',
+      cites: `openapi.yaml#/components/parameters/Id: "unknown, or of another sandbox → 404"; ${NOT_FOUND}`,
+    },
     async ({ api }) => {
       const target = path(UNKNOWN_ID);
-      expectRejected(await api.get(target), 'GET');
-      expectRejected(await api.put(target, monthlyTemplate(await brandId(api))), 'PUT');
-      expectRejected(await api.patch(target, { title: 'x' }), 'PATCH');
-      expectRejected(await api.delete(target), 'DELETE');
-      expectRejected(await api.get(target), 'GET after PUT');
+      const expect404 = (what: string, res: { status: number; text: string }) => expect(res.status, `${what} of an unknown template: ${res.text.slice(0, 300)}`).toBe(404);
+      expect404('GET', await api.get(target));
+      expect404('PUT', await api.put(target, monthlyTemplate(await brandId(api))));
+      // PATCH of a template is the simulator's own (x-simulator-only): a target without it answers 405.
+      const patch = await api.patch(target, { title: 'x' }, { optional: true });
+      if (!patch.absent) expect404('PATCH', patch);
+      expect404('DELETE', await api.delete(target));
+      expect404('GET after PUT', await api.get(target));
     },
   );
 
@@ -348,7 +394,7 @@ describe('billing templates', () => {
   );
 
   check(
-    { id: 'BT-BRAND-UNKNOWN-CODE', title: 'An unknown brand_id → 400, "brand_id": does_not_exist', cites: `${errorCode('does_not_exist')}; docs/behaviour.md#templates: "brand_id must be the sandbox's brand (400 does_not_exist)"`, level: 'informative' },
+    { id: 'BT-BRAND-UNKNOWN-CODE', title: 'An unknown brand_id → 400, "brand_id": does_not_exist', cites: `${refusalCode('does_not_exist')}; docs/behaviour.md#templates: "brand_id must be the sandbox's brand (400 does_not_exist)"` },
     async ({ api }) => {
       expectError(await api.post('/billing_templates/', monthlyTemplate(UNKNOWN_ID)), 'brand_id', 'does_not_exist');
     },

@@ -1,9 +1,10 @@
 // Isolation between merchant accounts: with a second account's token (--token2) the objects of the
 // first account can be neither seen nor changed. Each check makes its own objects in the first
 // account, tries one request with the second account, and verifies with the first account that
-// nothing changed. That the attempt fails (any 4xx) and changes nothing is normative; that it is a
-// 404 exactly as for an unknown id (or a 400 does_not_exist for a reference in a body) is
-// billing-sim's decision (docs/behaviour.md#sandboxes), checked by the informative `-CODE` twin.
+// nothing changed. Normative, as the platform answers it: another account's object is one that does
+// not exist, 404 with `__all__` not_found, exactly as for an unknown id (not 403, which would tell
+// that it exists); a reference to it in a body is 400 does_not_exist on the field, as Django REST
+// framework refuses a related object outside the caller's queryset (docs/behaviour.md#error-body).
 
 import { describe, expect } from 'vitest';
 import { check, type CheckContext } from '../lib/check.ts';
@@ -42,7 +43,8 @@ import {
 } from '../lib/scenario.ts';
 
 const CITES = 'docs/behaviour.md#sandboxes: "A sandbox is one isolated merchant account", "Its token reaches only its own objects"; docs/behaviour.md#authentication';
-const NOT_FOUND_CITES = 'docs/behaviour.md#sandboxes: "an id of another sandbox answers 404, exactly like an id that does not exist"; docs/behaviour.md#error-codes: "not_found | 404"';
+const NOT_FOUND_CITES =
+  'docs/behaviour.md#sandboxes: "an id of another sandbox answers 404, exactly like an id that does not exist"; docs/behaviour.md#status-codes: "404 for an id that names nothing"; docs/behaviour.md#error-codes: "not_found | 404"';
 
 interface Accounts {
   /** The first account, which owns the objects. */
@@ -53,7 +55,7 @@ interface Accounts {
 
 const accounts = async ({ api, api2 }: CheckContext): Promise<Accounts> => ({ one: await mainAccount(api), two: await mainAccount(api2) });
 
-/** A request of the second account on an object of the first: rejected (404), and nothing changed. */
+/** A request of the second account on an object of the first: 404 `__all__` not_found, and nothing changed. */
 function foreign(spec: { id: string; title: string; requires?: ('payments' | 'clock')[] }, arrange: (accounts: Accounts) => Promise<Attempt>): void {
   refusal(
     { ...spec, cites: CITES, requires: ['token2', ...(spec.requires ?? [])], field: '__all__', code: 'not_found', status: 404, codeCites: NOT_FOUND_CITES },
@@ -62,8 +64,8 @@ function foreign(spec: { id: string; title: string; requires?: ('payments' | 'cl
 }
 
 /**
- * A reference to the first account's object in the second account's request body: rejected (400
- * does_not_exist on the field, unless `code` and `also` say where else, with `codeCites` why).
+ * A reference to the first account's object in the second account's request body: 400
+ * does_not_exist on the field, unless `code` and `also` say where else, with `codeCites` why.
  */
 function foreignReference(
   spec: { id: string; title: string; field: string; code?: string; also?: readonly Placement[]; codeCites?: string; requires?: ('payments' | 'clock')[] },
@@ -330,8 +332,8 @@ describe('isolation', () => {
   check(
     {
       id: 'ISO-SAME-ID-OWN-ACCOUNT',
-      title: 'the first account still reads every object the second account was refused',
-      cites: CITES,
+      title: 'the first account still reads every object the second account was answered 404 for',
+      cites: `${CITES}; ${NOT_FOUND_CITES}`,
       requires: ['token2'],
     },
     async (ctx) => {
@@ -339,7 +341,7 @@ describe('isolation', () => {
       const { client, template, subscriber } = await subscriberOf(one);
       const purchase = await createPurchase(one, client.id);
       for (const path of [`/clients/${client.id}/`, `/billing_templates/${template.id}/`, `/billing_templates/${template.id}/clients/${subscriber.id}/`, `/purchases/${purchase.id}/`]) {
-        expect((await two.api.get(path)).status, `second account: GET ${path}`).toBeGreaterThanOrEqual(400);
+        expectStatus(await two.api.get(path), 404, `second account: GET ${path}`);
         expectStatus(await one.api.get(path), 200, `first account: GET ${path}`);
       }
     },

@@ -1,6 +1,8 @@
 // Limits of POST /clients/ (ClientCreate) and POST /purchases/ (PurchaseCreate), derived from
-// openapi.yaml by limits-cases.ts. The spec's tables cover neither request, so every check here is
-// informative.
+// openapi.yaml by limits-cases.ts. The spec's tables cover neither request and the platform publishes
+// no bounds of its own for them, so the bounds, enums and requirements are billing-sim's (informative);
+// a value of the wrong JSON type for a top-level field is refused by the platform too (Django REST
+// framework), so those cases are normative.
 
 import { describe } from 'vitest';
 import {

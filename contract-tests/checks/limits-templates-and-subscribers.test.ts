@@ -1,6 +1,7 @@
 // Limits of POST /billing_templates/ (BillingTemplateCreate) and of add_subscriber
 // (BillingTemplateClientCreate), derived from openapi.yaml by limits-cases.ts, normative where the
-// spec's BillingTemplate and BillingTemplateClient tables or its Limits state the rule. Plus the
+// spec's BillingTemplate and BillingTemplateClient tables or its Limits state the rule, or the platform
+// refuses the value too (a wrong JSON type). Plus the
 // spec's date limits, which are rules rather than schema keywords: subscription_deduction_date at
 // least today plus 4 days; subscription_first_deduction_date at least today plus 4 days and earlier
 // than subscription_deduction_date.

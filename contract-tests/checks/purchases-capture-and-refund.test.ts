@@ -1,27 +1,43 @@
 // The real platform's money actions on a purchase: capture/ and release/ of a payment held with
-// skip_capture, refund/ in full or in part, and mark_as_paid/. The spec names none of them, so every
-// check is informative (billing-sim follows the platform, docs/fidelity.md). A purchase reaches
-// `hold` or `paid` only at the simulated checkout, so those checks require 'payments'; a refusal of
-// an action on a new purchase and mark_as_paid/ need nothing beyond the API. The platform takes
-// capture, release and refund through a pending state (`pending_capture`, …, as its published deliveries show): a
+// skip_capture, refund/ in full or in part, and mark_as_paid/. The spec names none of them; the
+// platform's API reference and published deliveries state what each may start from and ends in
+// (docs/fidelity.md#purchase-actions), so those checks are normative; what only billing-sim decides
+// (a partial capture's fields, mark_as_paid/'s refusals) is informative. A purchase reaches `hold` or
+// `paid` only at the simulated checkout, so those checks require 'payments'; a refusal of an action on
+// a new purchase and mark_as_paid/ need nothing beyond the API. The platform takes capture, release
+// and refund through a pending state (`pending_capture`, …, as its published deliveries show): a
 // target may answer it and end the step seconds later, so the checks read the purchase once the
 // step has ended and judge its history without the pending states.
 
 import { describe, expect } from 'vitest';
 import { check } from '../lib/check.ts';
 import { expectError, expectErrorAt, nowSeconds, type Placement } from '../lib/primitives.ts';
-import { act, acted, actedAndSettled, eventsOf, expectUnchanged, heldPurchase, newPurchase, paidPurchase, settledHistory, TOTAL, withoutPendingEvents } from '../lib/purchase-actions.ts';
+import {
+  act,
+  acted,
+  actedAndSettled,
+  eventsOf,
+  expectUnchanged,
+  heldPurchase,
+  newPurchase,
+  paidPurchase,
+  platformEventsOf,
+  settledHistory,
+  TOTAL,
+} from '../lib/purchase-actions.ts';
 import { getPurchase, type Purchase } from '../lib/scenario.ts';
 
 const ACTIONS = 'docs/fidelity.md#purchase-actions';
-const CAPTURE = `openapi.yaml#capturePurchase: "a purchase on hold (paid with skip_capture true) becomes paid", "A purchase not on hold → 400 purchase_capture_error under __all__"; ${ACTIONS}`;
-const RELEASE = `openapi.yaml#releasePurchase: "a purchase on hold becomes released"; ${ACTIONS}`;
-const REFUND = `openapi.yaml#refundPurchase: "Refunding all that is left makes the purchase refunded; less leaves it paid with refundable_amount lowered"; ${ACTIONS}`;
+const CAPTURE = `${ACTIONS}: "Capture funds reserved for a Purchase (status == hold)", "By default the full amount is captured"; openapi.yaml#capturePurchase: "a purchase on hold (paid with skip_capture true) becomes paid"`;
+const RELEASE = `${ACTIONS}: "Release funds reserved for a Purchase (status == hold)", "an updated Purchase with status = released"; openapi.yaml#releasePurchase: "a purchase on hold becomes released"`;
+const REFUND = `${ACTIONS}: "Refund a paid purchase", "Optional amount argument can be included in the request body to request a partial refund", "within refundable_amount"; openapi.yaml#refundPurchase: "Refunding all that is left makes the purchase refunded; less leaves it paid with refundable_amount lowered"`;
+/** Where the platform's plugin reads a refused action: under __all__. */
+const REFUSED_UNDER_ALL = `${ACTIONS}: "the plugin reads a refund's and a capture's refusal under __all__"`;
 const MARK = `openapi.yaml#markPurchaseAsPaid: "becomes paid, with marked_as_paid true"; ${ACTIONS}`;
 
 // Where a refused action's error may be: under `__all__` with the platform's code of the action,
 // where its WooCommerce plugin reads it, or where billing-sim answered it before (`invalid_state`,
-// or `max_value` on `amount`). The spec names no action, so both are right.
+// or `max_value` on `amount`). The platform publishes the codes of an acquirer's refusal only, so both are right.
 const notOnHold = (code: string): Placement[] => [['__all__', code], ['__all__', 'invalid_state']];
 const CAPTURE_REFUSED = notOnHold('purchase_capture_error');
 const RELEASE_REFUSED = notOnHold('purchase_release_error');
@@ -42,8 +58,9 @@ describe('purchases', () => {
     {
       id: 'PUR-PLATFORM-FIELDS',
       title: 'a new purchase has the platform\'s transaction_data (no attempts), refundable_amount 0, refund_availability none, marked_as_paid false',
-      cites: 'openapi.yaml#/components/schemas/PurchaseFields/properties/refundable_amount: "0 while unpaid"; openapi.yaml#/components/schemas/TransactionData',
-      level: 'informative',
+      cites:
+        'docs/fidelity.md#objects: "every field of the platform\'s published objects"; docs/fidelity.md#purchase-statuses: "0 while unpaid"; ' +
+        'openapi.yaml#/components/schemas/PurchaseFields/properties/refundable_amount: "0 while unpaid"; openapi.yaml#/components/schemas/TransactionData',
     },
     async ({ api }) => {
       const { purchase } = await newPurchase(api);
@@ -60,7 +77,7 @@ describe('purchases', () => {
 
   // ----------------------------------------------------------------------------------- capture
   check(
-    { id: 'PUR-CAPTURE-FULL', title: 'capture/ of a held purchase without an amount → 200 paid, the whole total captured', cites: CAPTURE, level: 'informative', requires: ['payments'] },
+    { id: 'PUR-CAPTURE-FULL', title: 'capture/ of a held purchase without an amount → 200 paid, the whole total captured', cites: CAPTURE, requires: ['payments'] },
     async ({ api }) => {
       const { account, purchase } = await heldPurchase(api);
       // The platform may answer pending_capture first (its asynchronous step); the purchase then becomes paid.
@@ -74,6 +91,7 @@ describe('purchases', () => {
     {
       id: 'PUR-CAPTURE-PARTIAL',
       title: 'capture/ {amount} of part of a held purchase → 200 paid with that amount; more than the total → 400 __all__ purchase_capture_error (or amount max_value)',
+      // The platform takes an amount; what it answers for a part, and for more than the total, it does not publish.
       cites: `${CAPTURE}; openapi.yaml#capturePurchase: "More than the total → 400 purchase_capture_error under __all__"`,
       level: 'informative',
       requires: ['payments'],
@@ -90,9 +108,8 @@ describe('purchases', () => {
   check(
     {
       id: 'PUR-CAPTURE-ONLY-HOLD',
-      title: 'capture/ and release/ of a purchase that is not on hold (a new one) → 400 __all__ purchase_capture_error / purchase_release_error (or invalid_state); it stays created',
-      cites: `${CAPTURE}; openapi.yaml#releasePurchase: "A purchase not on hold → 400 with the platform's code purchase_release_error under __all__"`,
-      level: 'informative',
+      title: 'capture/ and release/ of a purchase that is not on hold (a new one) → 400 under __all__ (purchase_capture_error / purchase_release_error, or invalid_state); it stays created',
+      cites: `${CAPTURE}; ${RELEASE}; ${REFUSED_UNDER_ALL}`,
     },
     async ({ api }) => {
       const { account, purchase } = await newPurchase(api);
@@ -107,21 +124,19 @@ describe('purchases', () => {
     {
       id: 'PUR-CAPTURE-EVENTS',
       title: 'a capture records purchase.captured, then purchase.paid (after purchase.pending_capture, if the target sends it)',
-      cites: 'openapi.yaml#capturePurchase: "Events purchase.captured, then purchase.paid"',
-      level: 'informative',
+      cites: `${ACTIONS}: "events purchase.captured and purchase.paid"; openapi.yaml#capturePurchase: "Events purchase.captured, then purchase.paid"`,
       requires: ['payments', 'events'],
     },
     async ({ api }) => {
       const { account, purchase } = await heldPurchase(api);
       await actedAndSettled(account, purchase.id, 'capture', {});
-      const events = withoutPendingEvents(await eventsOf(account, purchase.id));
-      expect(events.slice(events.indexOf('purchase.hold'))).toEqual(['purchase.hold', 'purchase.captured', 'purchase.paid']);
+      expect(await platformEventsOf(account, purchase.id)).toEqual(['purchase.created', 'purchase.hold', 'purchase.captured', 'purchase.paid']);
     },
   );
 
   // ----------------------------------------------------------------------------------- release
   check(
-    { id: 'PUR-RELEASE', title: 'release/ of a held purchase → 200 released, nothing paid; it can no longer be captured', cites: RELEASE, level: 'informative', requires: ['payments'] },
+    { id: 'PUR-RELEASE', title: 'release/ of a held purchase → 200 released, nothing paid; it can no longer be captured', cites: `${RELEASE}; ${REFUSED_UNDER_ALL}`, requires: ['payments'] },
     async ({ api }) => {
       const { account, purchase } = await heldPurchase(api);
       const { purchase: released } = await actedAndSettled(account, purchase.id, 'release');
@@ -132,13 +147,26 @@ describe('purchases', () => {
     },
   );
 
+  check(
+    {
+      id: 'PUR-RELEASE-EVENT',
+      title: 'a release records purchase.released (after purchase.pending_release, if the target sends it)',
+      cites: `${RELEASE}; ${ACTIONS}: "event purchase.released"`,
+      requires: ['payments', 'events'],
+    },
+    async ({ api }) => {
+      const { account, purchase } = await heldPurchase(api);
+      await actedAndSettled(account, purchase.id, 'release');
+      expect(await platformEventsOf(account, purchase.id)).toEqual(['purchase.created', 'purchase.hold', 'purchase.released']);
+    },
+  );
+
   // ------------------------------------------------------------------------------------ refund
   check(
     {
       id: 'PUR-REFUND-FULL',
       title: 'refund/ without an amount → 200 a Payment (refund, outgoing, related_to the purchase); the purchase is refunded',
-      cites: `${REFUND}; openapi.yaml#refundPurchase: "Answers the Payment the refund made"; openapi.yaml#/components/schemas/Payment`,
-      level: 'informative',
+      cites: `${REFUND}; ${ACTIONS}: "Will generate a Payment object and return it"; openapi.yaml#refundPurchase: "Answers the Payment the refund made"; openapi.yaml#/components/schemas/Payment`,
       requires: ['payments'],
     },
     async ({ api }) => {
@@ -159,9 +187,8 @@ describe('purchases', () => {
   check(
     {
       id: 'PUR-REFUND-PARTIAL',
-      title: 'refund/ {amount} of part → the purchase stays paid with refundable_amount lowered; more than is left → 400 __all__ purchase_refund_error (or amount max_value); the rest → refunded',
-      cites: `${REFUND}; openapi.yaml#refundPurchase: "more → 400 purchase_refund_error under __all__"`,
-      level: 'informative',
+      title: 'refund/ {amount} of part → the purchase stays paid with refundable_amount lowered; more than is left → 400 __all__ purchase_refund_error (or amount max_value), nothing changes; the rest → refunded',
+      cites: `${REFUND}; ${REFUSED_UNDER_ALL}; openapi.yaml#refundPurchase: "more → 400 purchase_refund_error under __all__"`,
       requires: ['payments'],
     },
     async ({ api }) => {
@@ -177,10 +204,24 @@ describe('purchases', () => {
 
   check(
     {
+      id: 'PUR-REFUND-ABOVE-PAID',
+      title: 'refund/ {amount} above the amount paid → 400 under __all__ (purchase_refund_error, or amount max_value); the purchase stays paid with all of it refundable, and no refund is recorded',
+      cites: `${REFUND}; ${REFUSED_UNDER_ALL}`,
+      requires: ['payments'],
+    },
+    async ({ api, target }) => {
+      const { account, purchase } = await paidPurchase(api);
+      expectErrorAt(await act(account, purchase.id, 'refund', { amount: TOTAL + 1 }), REFUND_TOO_MUCH, { alone: true });
+      await expectUnchanged(account, purchase);
+      if (target.capabilities.events) expect(await platformEventsOf(account, purchase.id), 'the events of the purchase').toEqual(['purchase.created', 'purchase.paid']);
+    },
+  );
+
+  check(
+    {
       id: 'PUR-REFUND-UNPAID',
-      title: 'refund/ of an unpaid purchase → 400 __all__ purchase_refund_error (or invalid_state); it stays created',
-      cites: 'openapi.yaml#refundPurchase: "Only a paid purchase can be refunded (else 400 purchase_refund_error)"',
-      level: 'informative',
+      title: 'refund/ of an unpaid purchase → 400 under __all__ (purchase_refund_error, or invalid_state); it stays created',
+      cites: `${ACTIONS}: "Refund a paid purchase"; ${REFUSED_UNDER_ALL}; openapi.yaml#refundPurchase: "Only a paid purchase can be refunded (else 400 purchase_refund_error)"`,
     },
     async ({ api }) => {
       const { account, purchase } = await newPurchase(api);
@@ -193,8 +234,7 @@ describe('purchases', () => {
     {
       id: 'PUR-REFUND-EVENT',
       title: 'a refund is recorded as payment.refunded of the Payment it made',
-      cites: 'openapi.yaml#refundPurchase: "sends it as the event payment.refunded"',
-      level: 'informative',
+      cites: `${ACTIONS}: "event payment.refunded, whose payload is a Payment"; openapi.yaml#refundPurchase: "sends it as the event payment.refunded"`,
       requires: ['payments', 'events'],
     },
     async ({ api }) => {
@@ -209,6 +249,7 @@ describe('purchases', () => {
     {
       id: 'PUR-MARK-AS-PAID',
       title: 'mark_as_paid/ {paid_on} of an unpaid purchase → 200 paid, marked_as_paid true, paid_on kept, nothing refundable',
+      // The platform publishes the action and its paid_on; that nothing is refundable, and the second call's refusal, are billing-sim's.
       cites: `${MARK}; openapi.yaml#markPurchaseAsPaid: "Nothing can be refunded (refundable_amount 0)"`,
       level: 'informative',
     },

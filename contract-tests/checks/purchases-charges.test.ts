@@ -1,7 +1,9 @@
 // Purchases charged with a client's recurring token (POST /purchases/{id}/charge/), and the spec's
 // "Rules on default_service_type" on creating and charging a Purchase (normative; restated in
-// docs/behaviour.md#service-types). The rest of the charge is billing-sim's
-// (docs/behaviour.md#charges-with-a-token; informative): the spec shows no Purchase payload.
+// docs/behaviour.md#service-types). What the platform's API reference says of a charge — a decline
+// is 400 purchase_charge_error with the failed attempt newest first, another client's token charges
+// (docs/fidelity.md#charge-errors) — is normative too; the rest is billing-sim's
+// (docs/behaviour.md#charges-with-a-token; informative).
 
 import { describe, expect } from 'vitest';
 import { check } from '../lib/check.ts';
@@ -79,10 +81,30 @@ describe('purchases', () => {
   check(
     {
       id: 'PUR-CHARGE-DECLINED',
-      title: 'a declined charge → 400 __all__ purchase_charge_error; the purchase keeps its status, records the failed attempt, and can still be paid',
+      title: 'a declined charge → 400 __all__ purchase_charge_error; the purchase is not paid and records the failed attempt, newest first, with its error code',
       cites:
-        'openapi.yaml#chargePurchase: "A charge declined by the simulated bank", "400 with code purchase_charge_error under __all__. The purchase keeps its status"; ' +
-        'openapi.yaml#/components/schemas/TransactionData; docs/fidelity.md#charge-errors',
+        'docs/fidelity.md#charge-errors: "400 with code purchase_charge_error; the reason is in transaction_data.attempts", "the plugin reads a charge\'s errors under __all__ only"; ' +
+        'openapi.yaml#chargePurchase: "In transaction_data.attempts[] array (newest element first) you\'ll find the corresponding attempt with error code"',
+      requires: ['payments'],
+    },
+    async ({ api }) => {
+      const { account, token, purchase } = await tokenAndPurchase(api, { tokenOutcome: 'failure' });
+      expectError(await charge(account, purchase.id, token), '__all__', 'purchase_charge_error', { alone: true });
+      const after = await getPurchase(account, purchase.id);
+      expect(after).toMatchObject({ payment: null, recurring_token: null });
+      expect(after.status, 'a declined purchase').not.toBe('paid');
+      expect(after.transaction_data.attempts[0], 'the newest attempt').toMatchObject({ successful: false, error: { code: expect.any(String) } });
+    },
+  );
+
+  check(
+    {
+      id: 'PUR-CHARGE-DECLINED-STATUS',
+      title: 'a declined charge leaves the purchase in its status, with a recurring_execute attempt of the token\'s decline code (insufficient_funds), and it can still be paid',
+      // The platform publishes the error and the attempt, not the status a declined charge leaves: billing-sim keeps it.
+      cites:
+        'openapi.yaml#chargePurchase: "The purchase keeps its status", "type recurring_execute"; ' +
+        'docs/behaviour.md#charge-errors: "the purchase keeps its status but gains an attempt"',
       level: 'informative',
       requires: ['payments'],
     },
@@ -90,12 +112,8 @@ describe('purchases', () => {
       const { account, token, purchase } = await tokenAndPurchase(api, { tokenOutcome: 'failure' });
       expectError(await charge(account, purchase.id, token), '__all__', 'purchase_charge_error', { alone: true });
       const after = await getPurchase(account, purchase.id);
-      expect(after).toMatchObject({ status: purchase.status, payment: null, recurring_token: null });
-      expect(after.transaction_data.attempts[0], 'the newest attempt').toMatchObject({
-        type: 'recurring_execute',
-        successful: false,
-        error: { code: 'insufficient_funds' },
-      });
+      expect(after.status).toBe(purchase.status);
+      expect(after.transaction_data.attempts[0], 'the newest attempt').toMatchObject({ type: 'recurring_execute', successful: false, error: { code: 'insufficient_funds' } });
       expect((await pay(account, purchase.id)).status).toBe('paid');
     },
   );
@@ -106,8 +124,7 @@ describe('purchases', () => {
       title: 'a charge with another client\'s token is accepted, as on the platform ("not recommended"): the purchase is paid with that token',
       cites:
         'docs/behaviour.md#charges-with-a-token: "A token of another client of the sandbox charges too, as on the real platform"; ' +
-        'openapi.yaml#chargePurchase: "A token of another client of the same sandbox charges the purchase, as on the platform"; docs/fidelity.md#charge-errors',
-      level: 'informative',
+        'openapi.yaml#chargePurchase: "A token of another client of the same sandbox charges the purchase, as on the platform"; docs/fidelity.md#charge-errors: "Charging with another client\'s token"',
       requires: ['payments'],
     },
     async ({ api }) => {

@@ -274,7 +274,6 @@ describe('subscribers', () => {
       id: 'SUB-ADD-WHITELIST-UNKNOWN',
       title: 'payment_method_whitelist: a name GET /payment_methods/ does not return is rejected',
       cites: `${TABLE}: "payment method names as returned by GET /payment_methods/"; docs/behaviour.md#subscribers: "a payment method name that GET /payment_methods/ does not list (invalid_choice)"`,
-      level: 'informative',
       field: 'payment_method_whitelist.1',
       code: 'invalid_choice',
     },
@@ -290,7 +289,9 @@ describe('subscribers', () => {
     {
       id: 'SUB-ADD-SERVICE-TYPE-ENUM',
       title: 'default_service_type outside the enum (TWODAY, ONEDAY) is rejected',
-      cites: `${TABLE}: "default_service_type | ONEDAY or TWODAY"; openapi.yaml#/components/schemas/BillingTemplateClientFields/properties/default_service_type/enum`,
+      cites:
+        `${TABLE}: "default_service_type | ONEDAY or TWODAY"; openapi.yaml#/components/schemas/BillingTemplateClientFields/properties/default_service_type/enum ` +
+        "(billing-sim's enum: the spec names TWODAY and ONEDAY without saying there are no others, and the platform's sources show no such field)",
       level: 'informative',
       field: 'default_service_type',
       code: 'invalid_choice',
@@ -304,7 +305,8 @@ describe('subscribers', () => {
       title: 'TWODAY on a template whose due period is 1 day is rejected; ONEDAY is accepted, and TWODAY on a 2-day due period',
       cites:
         'docs/behaviour.md#service-types: "A purchase whose due is sooner than its execution time cannot be created", ' +
-        '"add_subscriber/ and a subscriber PATCH refuse a default_service_type whose execution time is longer than the template\'s due period"',
+        '"add_subscriber/ and a subscriber PATCH refuse a default_service_type whose execution time is longer than the template\'s due period" ' +
+        "(billing-sim's place for the spec's rule, which is stated of a purchase and its charge, not of a subscriber)",
       level: 'informative',
       field: 'default_service_type',
       code: 'invalid',

@@ -67,7 +67,8 @@ describe('time', () => {
       title: 'subscription_billing_scheduled_on names the first charged date: launch + 3 months (period start), + 4 months (period end); cycles passed count trial dates',
       cites:
         'docs/behaviour.md#billing-dates: "subscription_billing_scheduled_on is the next date that will create a purchase (trial dates are not counted)", ' +
-        '"number_of_billing_cycles_passed counts the billing dates passed since launch, trial and paused dates included"',
+        '"number_of_billing_cycles_passed counts the billing dates passed since launch, trial and paused dates included" ' +
+        "(billing-sim's reading: the platform's field reports the date when the next billing is scheduled, and no source says whether a trial date is a billing, docs/fidelity.md#subscribers)",
       level: 'informative',
       requires: ['clock'],
     },
@@ -172,7 +173,9 @@ describe('time', () => {
     {
       id: 'TIME-MONTH-END-MAR-30',
       title: 'billing dates count from the launch date: January 30 → February 28 → March 30 → April 30',
-      cites: 'docs/behaviour.md#billing-dates: "each computed from L, never from the previous date", "L = January 30 → February 28 (29 in a leap year) → March 30 → April 30"',
+      cites:
+        'docs/behaviour.md#billing-dates: "each computed from L, never from the previous date", "L = January 30 → February 28 (29 in a leap year) → March 30 → April 30" ' +
+        "(billing-sim's reading: the spec's example stops at February, and the platform's sources do not say whether March is the 28th or the 30th)",
       level: 'informative',
       requires: ['clock'],
     },
@@ -188,7 +191,7 @@ describe('time', () => {
     {
       id: 'TIME-ADVANCE-PROCESSED',
       title: 'clock advance reports the work it ran: one billing on Feb 28, nothing the day before',
-      cites: 'docs/behaviour.md#time-travel: "The answer comes after all of it"; openapi.yaml#/components/schemas/ClockAdvanceResult',
+      cites: 'docs/behaviour.md#time-travel: "The answer comes after all of it"; openapi.yaml#/components/schemas/ClockAdvanceResult (the simulator control API is billing-sim\'s own)',
       level: 'informative',
       requires: ['clock'],
     },
@@ -207,7 +210,9 @@ describe('time', () => {
   // ------------------------------------------------------------- "today" in the template's zone
   /** The rule of the two checks below. */
   const TODAY_PLUS_4: Pick<CheckSpec, 'cites' | 'level' | 'requires'> & { field: string; code: string } = {
-    cites: `docs/behaviour.md#subscriber-fields: "Minimum: today plus 4 days (400 min_value)"; docs/behaviour.md#formats: "in a date rule is the sandbox clock's day in that time zone"`,
+    cites:
+      `docs/behaviour.md#subscriber-fields: "Minimum: today plus 4 days (400 min_value)"; docs/behaviour.md#formats: "in a date rule is the sandbox clock's day in that time zone" ` +
+      "(billing-sim's reading: the spec does not say in which time zone its today falls)",
     level: 'informative',
     requires: ['clock'],
     field: 'subscription_deduction_date',

@@ -1,12 +1,12 @@
 // Time scenarios that hold billing back or add to it: a paused subscriber or template, the ad-hoc
-// first deduction, and (billing-sim's, docs/behaviour.md#mandate-expiry) mandate expiry. Each check
-// runs in a simulator sandbox of its own, frozen at a chosen instant and moved with
-// POST /sim/v1/clock/advance; a normative check pins the day of a billing, not its hour (scenario.ts,
-// `expectBilledOn`).
+// first deduction, and the mandate's expiry (the spec's "date on which the bank should expire the
+// mandate"; whether a billing on that very date happens is billing-sim's reading). Each check runs in a
+// simulator sandbox of its own, frozen at a chosen instant and moved with POST /sim/v1/clock/advance; a
+// normative check pins the day of a billing, not its hour (scenario.ts, `expectBilledOn`).
 
 import { describe, expect } from 'vitest';
 import { check } from '../lib/check.ts';
-import { ACTIVE_AT_ONCE, expectStatus, expectSuccess, subscriberBody } from '../lib/primitives.ts';
+import { ACTIVE_AT_ONCE, expectStatus, expectSuccess, subscriberBody, zoned } from '../lib/primitives.ts';
 import {
   advanceTo,
   expectBilledOn,
@@ -104,7 +104,9 @@ describe('time', () => {
     {
       id: 'TIME-TEMPLATE-PAUSED-STATUS',
       title: 'pausing the template does not rewrite its subscribers\' status',
-      cites: `docs/behaviour.md#pause: "The template flag does not change the subscribers' status"`,
+      cites:
+        `docs/behaviour.md#pause: "The template flag does not change the subscribers' status" ` +
+        "(billing-sim's reading: the spec gives the flag the effect of pausing every subscriber and says nothing of their status)",
       level: 'informative',
       requires: ['clock'],
     },
@@ -163,8 +165,30 @@ describe('time', () => {
   check(
     {
       id: 'TIME-MANDATE-EXPIRY',
-      title: 'no billing after mandate_expiry_date (a billing on the date itself still happens); subscription_billing_scheduled_on becomes null',
-      cites: 'docs/behaviour.md#mandate-expiry: "No billing happens on a date after it, and subscription_billing_scheduled_on becomes null once none is left"',
+      title:
+        'no billing after mandate_expiry_date, and subscription_billing_scheduled_on becomes null once none is left ' +
+        '(America/Los_Angeles, monthly from Nov 30, 2026, mandate to Feb 10, 2027: billed Dec 30 and Jan 30 only)',
+      cites:
+        'docs/behaviour.md#mandate-expiry: "the date on which the bank should expire the mandate", "No billing happens on a date after it, and subscription_billing_scheduled_on", "becomes null once none is left"; ' +
+        'docs/fidelity.md#subscribers: "If not null, reports the date when the next billing is scheduled for this client"',
+      requires: ['clock'],
+    },
+    async ({ api }) => {
+      const zone = { ...ACTIVE_AT_ONCE, ...zoned('USD', 'America/Los_Angeles') };
+      const { account, client, template, subscriber } = await subscribed(api, '2026-11-20T12:00:00Z', zone, '2026-11-30', { mandate_expiry_date: '2027-02-10' });
+      expect(subscriber.subscription_billing_scheduled_on, 'charged at period end: the first billing is a period after the launch').toBe('2026-12-30');
+      await expectBilledOn(account, template.id, client.id, '2027-01-30', ['2026-12-30']);
+      // The next billing date, Feb 28, is after the mandate's expiry.
+      expect((await getSubscriber(account, template.id, subscriber.id)).subscription_billing_scheduled_on, 'no billing is left before the mandate expires').toBeNull();
+      expect(await issuedBy(account, template.id, client.id, '2027-04-01T00:00:00Z')).toEqual(['2026-12-30', '2027-01-30']);
+    },
+  );
+
+  check(
+    {
+      id: 'TIME-MANDATE-EXPIRY-ON-DATE',
+      title: 'a billing on mandate_expiry_date itself still happens; after it subscription_billing_scheduled_on is null',
+      cites: `docs/behaviour.md#mandate-expiry: "A billing on the expiry date itself still happens: billing-sim's reading, since the spec does not say whether the mandate holds on its last day"`,
       level: 'informative',
       requires: ['clock'],
     },

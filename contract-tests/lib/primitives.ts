@@ -231,6 +231,9 @@ export function expectError(reply: Reply, field: string, code: string, { status 
 /** Where an error may be answered: a field path (or `__all__`) and a code. */
 export type Placement = readonly [field: string, code: string];
 
+/** A placement's code that takes any code: the field must be named, the code is the target's to choose. */
+export const ANY_CODE = '*';
+
 /**
  * `status` with one of `placements`: the body names that field (`alone`: only it) with that code
  * among its errors. Where the spec is silent on an error's key and code, both billing-sim's former
@@ -242,7 +245,9 @@ export function expectErrorAt(reply: Reply, placements: readonly Placement[], { 
   const errors = (reply.body ?? {}) as Record<string, Array<{ code: string }> | undefined>;
   const fields = Object.keys(errors);
   const found = placements.find(
-    ([field, code]) => (alone ? fields.length === 1 && fields[0] === field : fields.includes(field)) && (errors[field] ?? []).some((e) => e.code === code),
+    ([field, code]) =>
+      (alone ? fields.length === 1 && fields[0] === field : fields.includes(field)) &&
+      (errors[field] ?? []).some((e) => (code === ANY_CODE ? typeof e.code === 'string' && e.code !== '' : e.code === code)),
   );
   const wanted = placements.map(([field, code]) => `${field} ${code}`).join(' or ');
   expect(found, `the error body must name ${wanted}${alone ? ', and only that field' : ''}: ${reply.text.slice(0, 800)}`).toBeDefined();
@@ -316,4 +321,43 @@ export function setPath(target: Node, path: string[], value: unknown): void {
 export function deletePath(target: Node, path: string[]): void {
   const parent = getPath(target, path.slice(0, -1));
   if (parent && typeof parent === 'object') delete parent[path[path.length - 1]!];
+}
+
+// ------------------------------------------------------------------------------- instants
+
+/** The rule of the instants, as the checks of a create cite it: the platform's models' own words. */
+export const INSTANT_RULE = 'docs/fidelity.md#objects: "Object creation time", "Object last modification time", "Unix seconds"';
+
+/** What a write does to the instants, as the checks of PUT and PATCH cite it. */
+export const WRITE_INSTANT_RULE =
+  'docs/behaviour.md#formats: "An object\'s created_on is set when it is made and never changes; its updated_on is the instant of its last write"; ' +
+  'docs/behaviour.md#put-and-patch: "Every accepted PUT and PATCH moves updated_on to the sandbox clock\'s now and keeps created_on"; ' +
+  'docs/fidelity.md#objects: "Object last modification time"';
+
+/**
+ * How far an instant may stand from the account's now and still be now: a target's clock may be
+ * off the suite's by minutes. An instant in milliseconds is a thousand times too big.
+ */
+export const INSTANT_WINDOW = DAY;
+
+/**
+ * An object's `created_on` and `updated_on` are integer Unix seconds within INSTANT_WINDOW of the
+ * account's instant `now` (primitives.ts `nowSeconds`), and `created_on` ≤ `updated_on`.
+ */
+export function expectInstants(object: Node, now: number, what = 'the object'): void {
+  for (const field of ['created_on', 'updated_on']) {
+    const value = object[field];
+    expect(Number.isInteger(value), `${what}: ${field} must be an integer (Unix seconds), got ${JSON.stringify(value)}`).toBe(true);
+    expect(Math.abs(value - now), `${what}: ${field} ${value} must be Unix seconds near the account's now ${now}`).toBeLessThanOrEqual(INSTANT_WINDOW);
+  }
+  expect(object.created_on, `${what}: created_on must not be after updated_on`).toBeLessThanOrEqual(object.updated_on);
+}
+
+/**
+ * `after` is `before` as a write at the account's instant `now` left it: `created_on` unchanged and
+ * `updated_on` moved to `now` (a write the check made once its sandbox clock had moved past `before`).
+ */
+export function expectWrittenAt(before: Node, after: Node, now: number, what = 'the object'): void {
+  expect(after.created_on, `${what}: created_on never changes on a write`).toBe(before.created_on);
+  expect(after.updated_on, `${what}: updated_on moves to the instant of the write (${now}; it was ${before.updated_on})`).toBe(now);
 }

@@ -1,7 +1,7 @@
 // The run as the suite reports it: every check with its group and outcome, and the errors that
 // belong to no check (a check file that does not load, a failed hook, an unhandled rejection).
-// reporter.ts prints it, lib/junit.ts writes it as XML; both read it from here, so that the screen
-// and the file always agree. An informative check that found a fault is `warned`: the test passed
+// reporter.ts prints it, lib/junit.ts writes it as XML and lib/summary.ts as Markdown; all read it
+// from here, so that the screen and the files always agree. An informative check that found a fault is `warned`: the test passed
 // for vitest, but it is never counted or shown as passed. A note (a field a target answered that
 // openapi.yaml does not name) belongs to the check that saw it and to the run, where each
 // (operation, field) counts once; it is never an outcome.
@@ -29,6 +29,8 @@ export interface CheckResult {
   skipReason?: string;
   /** Fields the target answered that openapi.yaml does not name, each (operation, field) once. */
   notes?: Note[];
+  /** `operationId status` of every API answer the check got, each once (lib/coverage.ts). */
+  exercised?: string[];
   durationMs: number;
 }
 
@@ -48,6 +50,8 @@ export interface RunError {
 export interface RunResults {
   checks: CheckResult[];
   errors: RunError[];
+  /** The check files of the run, relative to the suite's root, those without a check of the run included. */
+  files?: string[];
 }
 
 /** The group of a test: the outermost describe around it, else its file's name. */
@@ -86,6 +90,7 @@ function resultOf(test: TestCase): CheckResult {
     level: check?.level,
     cites: check?.cites,
     ...(meta.notes?.length ? { notes: meta.notes } : {}),
+    ...(meta.exercised?.length ? { exercised: meta.exercised } : {}),
     durationMs: test.diagnostic()?.duration ?? 0,
   };
   if (result.state === 'skipped') return { ...base, outcome: 'skipped', skipReason: result.note ?? 'skipped' };
@@ -105,7 +110,9 @@ const errorOf = (where: string, error: SerializedError): RunError => ({
 export function collectResults(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<SerializedError> = []): RunResults {
   const checks: CheckResult[] = [];
   const errors: RunError[] = [];
+  const files: string[] = [];
   for (const module of modules) {
+    files.push(module.relativeModuleId);
     for (const error of module.errors()) errors.push(errorOf(module.relativeModuleId, error));
     for (const suite of module.children.allSuites()) {
       for (const error of suite.errors()) errors.push(errorOf(`${module.relativeModuleId} > ${suite.fullName}`, error));
@@ -113,7 +120,7 @@ export function collectResults(modules: ReadonlyArray<TestModule>, unhandled: Re
     for (const test of module.children.allTests()) checks.push(resultOf(test));
   }
   for (const error of unhandled) errors.push(errorOf('the run (an unhandled error)', error));
-  return { checks, errors };
+  return { checks, errors, files };
 }
 
 /** The notes of every check, each (operation, field) once with the checks that saw it; by operation, then field. */

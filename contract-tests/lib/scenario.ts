@@ -376,3 +376,9 @@ export const refusedCharge = (account: Account, purchaseId: string, token: strin
   attempt: () => charge(account, purchaseId, token),
   state: () => getPurchase(account, purchaseId),
 });
+
+/** POST /sim/v1/clock/advance by one day, which must answer 200; the new now in Unix seconds. */
+export async function advanceADay(account: Account): Promise<number> {
+  const moved = expectStatus(await account.api.sim.post('/clock/advance', { by: 'P1D' }), 200, 'advance by P1D');
+  return Math.floor(Date.parse(moved.now as string) / 1000);
+}

@@ -60,6 +60,9 @@ export function mergeWritable<T extends object>(
   keepOnPut: readonly (keyof T & string)[] = [],
 ): T {
   const base = { ...(mode === 'patch' && stored ? stored : defaults) } as Record<string, unknown>;
+  // The stored object's server fields are the writer's to stamp: left in, a PATCH's merge put the
+  // stored updated_on back over the new one (a client patched a day later kept its creation instant).
+  if (mode === 'patch') for (const field of SERVER_FIELDS) delete base[field];
   if (mode === 'put' && stored) {
     for (const field of keepOnPut) base[field] = (stored as Record<string, unknown>)[field];
   }

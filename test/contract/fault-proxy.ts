@@ -53,12 +53,19 @@ const parse = (text: string): unknown => {
   try {
     return text ? JSON.parse(text) : undefined;
   } catch {
-    return text;
+    return new Text(text);
   }
 };
 
+/** A body that is not JSON, passed on as it came (a JSON string such as "template" is a string body, sent with its quotes). */
+class Text {
+  constructor(readonly text: string) {}
+}
+
+const serialize = (body: unknown): string | undefined => (body === undefined ? undefined : body instanceof Text ? body.text : JSON.stringify(body));
+
 async function forward(upstream: string, request: ProxiedRequest): Promise<ProxiedResponse> {
-  const body = request.body === undefined ? undefined : typeof request.body === 'string' ? request.body : JSON.stringify(request.body);
+  const body = serialize(request.body);
   const answer = await fetch(upstream + request.path, { method: request.method, headers: request.headers, body });
   return { status: answer.status, headers: Object.fromEntries(answer.headers.entries()), body: parse(await answer.text()) };
 }
@@ -101,7 +108,7 @@ export async function startProxy(upstream: string, faults: Fault | Fault[] | und
     delete response.headers['content-encoding'];
     delete response.headers['transfer-encoding'];
     res.writeHead(response.status, response.headers);
-    res.end(response.body === undefined ? undefined : typeof response.body === 'string' ? response.body : JSON.stringify(response.body));
+    res.end(serialize(response.body));
   });
   // As the simulator's (src/http/listen.ts KEEP_ALIVE_MS): no reused connection meets one just closed.
   server.keepAliveTimeout = KEEP_ALIVE_MS;

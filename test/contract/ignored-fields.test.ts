@@ -67,7 +67,7 @@ describe('the checks against either behaviour of the simulator', () => {
       });
       expect(probe.status).toBe(strict ? 400 : 201);
       const run = await suiteOn(one, two, sim.url, FILES);
-      expect(totals(run.output)?.passed, run.output.slice(-4000)).toBeGreaterThan(100);
+      expect(totals(run.output)?.passed, run.output.slice(-4000)).toBeGreaterThan(60);
       // Only these checks are this test's business: another check of the files failing is another test's.
       expect(run.output.split('\n').filter((line) => /^[✗⚠] /.test(line) && IGNORED_FIELD_CHECKS.test(line)), run.output.slice(-4000)).toEqual([]);
     }, 300_000);
