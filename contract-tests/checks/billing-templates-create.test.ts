@@ -281,7 +281,7 @@ describe('billing templates', () => {
       cites:
         'docs/behaviour.md#formats: "purchase.total is the sum over products of (round(price × quantity) − discount), each line plus round(that line × tax_percent / 100)"; ' +
         'openapi.yaml#/components/schemas/PurchaseDetailsFields/properties/total; ' +
-        'docs/fidelity.md#decimal-strings: "Not published: whether tax is reckoned on the line before or after its discount, and how a fraction of a minor unit is rounded"',
+        'docs/fidelity.md#decimal-strings: "Not published: whether tax is reckoned on the line before or after its discount, and which way an exact half of a minor unit goes"',
       level: 'informative',
     },
     async ({ api }) => {

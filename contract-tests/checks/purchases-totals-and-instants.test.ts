@@ -1,8 +1,9 @@
 // Money and time as a purchase answers them. The total: the platform publishes what each product
 // field means — "Quantity of these products in invoice", "Total discount per this product in
 // invoice" (the line's), "Percent of tax added to the price of this product" (docs/fidelity.md#decimal-strings)
-// — so a total that only those rules decide is normative; how a fraction of a cent is rounded it does
-// not publish, so that is informative (billing-sim rounds each line to the nearest cent, a half up).
+// — so a total that only those rules decide is normative, and so is a fraction of a cent that is no
+// half going to the nearest cent (money is whole minor units; truncating is a bug); which way an exact
+// half goes it does not publish, so that is informative (billing-sim rounds each line, a half up).
 // The instants: "Object creation time" and "Object last modification time" in Unix seconds, and on
 // the platform's deliveries of one purchase `created_on` stays while `updated_on` and `paid_on` follow
 // each step (docs/fidelity.md#purchase-statuses): checked against the target's own clock, exactly on a
@@ -59,11 +60,33 @@ describe('purchases', () => {
 
   check(
     {
+      id: 'PUR-TOTAL-NEAREST-CENT',
+      title: 'a fraction of a cent from a quantity or a tax makes a total in whole cents, the nearest (not truncated, floored or raised)',
+      // Which way an exact half goes, and whether lines are rounded one by one, the platform does not
+      // publish (PUR-TOTAL-ROUNDING); these fractions are no halves, and rounding each line or only the
+      // sum gives the same total. Truncating, flooring or raising any of them does not.
+      cites: `${TOTALS}; docs/fidelity.md#decimal-strings: "amounts are integer minor units", "a fraction of a minor unit that is not a half goes to the nearest minor unit"`,
+    },
+    async ({ api }) => {
+      const { account, client } = await mainClient(api);
+      const products = [
+        { name: 'Hours', price: 999, quantity: 1.25 }, // 1248.75 → 1249 (floored: 1248)
+        { name: 'Seats', price: 1001, quantity: 3, tax_percent: 6 }, // 3003 + 180.18 → 3183 (raised: 3184)
+        { name: 'Fee', price: 999, tax_percent: 7.5 }, // 999 + 74.925 → 1074 (tax floored: 1073)
+      ];
+      const purchase = await createPurchase(account, client.id, { purchase: { currency: 'EUR', products } });
+      // 5505.855 in all: 5506 whether each line is rounded or only the sum.
+      expect(purchase.purchase.total, 'the total of 1248.75 + 3183.18 + 1073.925, in whole cents').toBe(5506);
+    },
+  );
+
+  check(
+    {
       id: 'PUR-TOTAL-ROUNDING',
       title: 'a fraction of a cent, from a quantity or a tax, is rounded per line to the nearest cent, a half up',
       // The platform publishes no rounding rule (a Django service's Decimal would round a half to even): billing-sim's choice.
       cites:
-        'docs/fidelity.md#decimal-strings: "how a fraction of a minor unit is rounded", "each line rounded to the nearest minor unit, a half up"; ' +
+        'docs/fidelity.md#decimal-strings: "which way an exact half of a minor unit goes", "each line rounded to the nearest minor unit, a half up"; ' +
         'docs/behaviour.md#formats: "each line plus round(that line × tax_percent / 100)"',
       level: 'informative',
     },

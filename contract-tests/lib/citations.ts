@@ -11,7 +11,7 @@
 
 const rule = (anchor: string, quote?: string) => `docs/behaviour.md#${anchor}${quote === undefined ? '' : `: "${quote}"`}`;
 
-/** The shape of every error answer: what an informative `-CODE` twin checks besides the code. */
+/** The shape of every error answer. */
 export const ERROR_BODY = rule('error-body', "a map from a field path to the list of that field's errors");
 /** The error body and a code of the table of error codes, e.g. `errorCode('read_only')`. */
 export const errorCode = (code: string) => `${ERROR_BODY}; ${rule('error-codes', code)}`;

@@ -10,8 +10,8 @@
 // builders that create clients, templates and subscribers also take the main account's ApiClient in
 // place of an Account.
 //
-// A rule whose rejection the spec states ("rejected, nothing changed") and whose error body only
-// billing-sim fixes is checked twice by `refusal()` (refusal.ts, re-exported here).
+// A rule whose rejection the spec or the platform states ("rejected, nothing changed") is one check of
+// `refusal()` (refusal.ts, re-exported here): the refusal names its field and code, and nothing changed.
 
 import { beforeEach, expect } from 'vitest';
 import { target } from './check.ts';
@@ -66,7 +66,7 @@ export async function mainAccount(api: ApiClient): Promise<Account> {
 }
 
 /**
- * Skips the checks `ids` of the calling describe (and their `-CODE` twins, `refusal`) when a second
+ * Skips the checks `ids` of the calling describe when a second
  * account is given but its brand is unknown: they create templates or purchases in it. Skipped, not
  * failed: an empty second account is a normal one. Decided before each check starts, where a skip
  * can still carry its reason.
@@ -76,7 +76,7 @@ export function needsSecondBrand(ids: string[]): void {
   if (config.token2 === '' || config.brandId2 !== '') return;
   beforeEach((context) => {
     const id = context.task.meta.check?.id ?? context.task.name.split(' ')[0]!;
-    if (ids.some((wanted) => id === wanted || id === `${wanted}-CODE`)) context.skip(SECOND_BRAND_UNKNOWN);
+    if (ids.includes(id)) context.skip(SECOND_BRAND_UNKNOWN);
   });
 }
 
@@ -283,14 +283,21 @@ export async function getPurchase(account: Account, id: string): Promise<Purchas
 // uses purchasesOf() and is skipped on a target without one; a check that only looks there to be
 // sure nothing else happened uses purchasesIfListed() or expectPurchasesOf(), and does without.
 
+/**
+ * The list of one client's purchases: asked for by `client_id` (one page, not the whole account), and
+ * narrowed here too, so that a target whose filter is wrong fails the checks of the filter
+ * (lists.test.ts), not every check that reads a client's purchases.
+ */
+const OF_CLIENT = (clientId: string) => `/purchases/?client_id=${encodeURIComponent(clientId)}`;
+
 /** The purchases of one client, oldest first; the check is skipped on a target without GET /purchases/. */
 export async function purchasesOf(account: Account, clientId: string): Promise<Purchase[]> {
-  return (await listAll<Purchase>(account.api, '/purchases/')).filter((p) => p.client_id === clientId).reverse();
+  return (await listAll<Purchase>(account.api, OF_CLIENT(clientId))).filter((p) => p.client_id === clientId).reverse();
 }
 
 /** The purchases of one client, oldest first; undefined on a target without GET /purchases/. */
 export async function purchasesIfListed(account: Account, clientId: string): Promise<Purchase[] | undefined> {
-  return (await listIfPresent<Purchase>(account.api, '/purchases/'))?.filter((p) => p.client_id === clientId).reverse();
+  return (await listIfPresent<Purchase>(account.api, OF_CLIENT(clientId)))?.filter((p) => p.client_id === clientId).reverse();
 }
 
 /** The client's purchases are those of `ids`, oldest first, where the target lists purchases (GET /purchases/). */

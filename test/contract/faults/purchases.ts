@@ -188,6 +188,17 @@ export const FAULTS: Fault[] = [
     },
   },
 
+  {
+    name: 'a fraction of a cent truncated (each line floored, as integer division does)',
+    catches: ['PUR-TOTAL-NEAREST-CENT'],
+    response(request, response) {
+      recomputeTotals(response, (price, quantity, discount, tax) => {
+        const net = Math.floor(price * quantity) - discount;
+        return net + Math.floor((net * tax) / 100);
+      });
+    },
+  },
+
   // ----------------------------------------------------------------------------- instants
   {
     name: 'payment.paid_on in milliseconds',
