@@ -49,20 +49,20 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/**
+ * A body as faults see it: JSON parsed, anything else as its text. A JSON string ("template") stays
+ * its text, quotes and all, so that it is passed on as it came; a fault's string body goes out as is.
+ */
 const parse = (text: string): unknown => {
   try {
-    return text ? JSON.parse(text) : undefined;
+    const value: unknown = text ? JSON.parse(text) : undefined;
+    return typeof value === 'string' ? text : value;
   } catch {
-    return new Text(text);
+    return text;
   }
 };
 
-/** A body that is not JSON, passed on as it came (a JSON string such as "template" is a string body, sent with its quotes). */
-class Text {
-  constructor(readonly text: string) {}
-}
-
-const serialize = (body: unknown): string | undefined => (body === undefined ? undefined : body instanceof Text ? body.text : JSON.stringify(body));
+const serialize = (body: unknown): string | undefined => (body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body));
 
 async function forward(upstream: string, request: ProxiedRequest): Promise<ProxiedResponse> {
   const body = serialize(request.body);

@@ -76,20 +76,21 @@ describe('the checks against either behaviour of the simulator', () => {
   it('fail a stand-in that answers 201 and keeps the status it was sent', async () => {
     const [one, two] = [await newSandbox(sim.url, { fixtures: true }), await newSandbox(sim.url, { fixtures: true })];
     const kept = new Map<string, string>();
-    let sent: string | undefined;
+    // By request: the suite's checks run at once, so another request may come between this one and its answer.
+    const sent = new WeakMap<object, string>();
     const keepsStatus: Fault = {
       name: 'a purchase created with the status it was sent',
       request: (req) => {
         const body = req.body as Record<string, unknown> | undefined;
-        sent = undefined;
         if (req.method === 'POST' && /^\/api\/v1\/purchases\/?$/.test(req.path) && typeof body?.status === 'string') {
-          sent = body.status;
+          sent.set(req, body.status);
           delete body.status;
         }
       },
       response: (req, res) => {
         const body = res.body as Record<string, any> | undefined;
-        if (sent !== undefined && res.status === 201 && body?.type === 'purchase') kept.set(body.id, sent);
+        const status = sent.get(req);
+        if (status !== undefined && res.status === 201 && body?.type === 'purchase') kept.set(body.id, status);
         if (body?.type === 'purchase' && kept.has(body.id)) body.status = kept.get(body.id);
       },
     };
