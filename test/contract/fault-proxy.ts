@@ -14,12 +14,15 @@ export interface ProxiedRequest {
   path: string;
   headers: Record<string, string>;
   body: unknown;
+  /** The body as it came, for passing on what no fault changed as it was (a JSON string keeps its quotes). */
+  text?: string;
 }
 
 export interface ProxiedResponse {
   status: number;
   headers: Record<string, string>;
   body: unknown;
+  text?: string;
 }
 
 export interface Fault {
@@ -49,25 +52,30 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/**
- * A body as faults see it: JSON parsed, anything else as its text. A JSON string ("template") stays
- * its text, quotes and all, so that it is passed on as it came; a fault's string body goes out as is.
- */
+/** A body as faults see it: JSON parsed (a JSON string is that string), anything else as its text. */
 const parse = (text: string): unknown => {
   try {
-    const value: unknown = text ? JSON.parse(text) : undefined;
-    return typeof value === 'string' ? text : value;
+    return text ? JSON.parse(text) : undefined;
   } catch {
     return text;
   }
 };
 
-const serialize = (body: unknown): string | undefined => (body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body));
+/**
+ * A body to send: an object as JSON; a string as it came when no fault changed it (a JSON string
+ * "template" keeps its quotes), else as the fault wrote it (`<html>oops</html>`).
+ */
+const serialize = ({ body, text }: { body: unknown; text?: string }): string | undefined => {
+  if (body === undefined) return undefined;
+  if (typeof body !== 'string') return JSON.stringify(body);
+  return text !== undefined && parse(text) === body ? text : body;
+};
 
 async function forward(upstream: string, request: ProxiedRequest): Promise<ProxiedResponse> {
-  const body = serialize(request.body);
+  const body = serialize(request);
   const answer = await fetch(upstream + request.path, { method: request.method, headers: request.headers, body });
-  return { status: answer.status, headers: Object.fromEntries(answer.headers.entries()), body: parse(await answer.text()) };
+  const text = await answer.text();
+  return { status: answer.status, headers: Object.fromEntries(answer.headers.entries()), body: parse(text), text };
 }
 
 export interface ProxyOptions {
@@ -95,7 +103,7 @@ export async function startProxy(upstream: string, faults: Fault | Fault[] | und
     const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
     delete headers.host;
     delete headers['content-length'];
-    const request: ProxiedRequest = { method: req.method!, path: req.url!, headers, body: parse(text) };
+    const request: ProxiedRequest = { method: req.method!, path: req.url!, headers, body: parse(text), text };
     const check = checkOf(request);
     const active = all.filter((fault) => !fault.catches || (check !== undefined && fault.catches.includes(check)));
     const ask: Upstream = (method, path, body) => forward(upstream, { method, path, headers: { authorization: headers.authorization ?? '', 'content-type': 'application/json' }, body });
@@ -108,7 +116,7 @@ export async function startProxy(upstream: string, faults: Fault | Fault[] | und
     delete response.headers['content-encoding'];
     delete response.headers['transfer-encoding'];
     res.writeHead(response.status, response.headers);
-    res.end(serialize(response.body));
+    res.end(serialize(response));
   });
   // As the simulator's (src/http/listen.ts KEEP_ALIVE_MS): no reused connection meets one just closed.
   server.keepAliveTimeout = KEEP_ALIVE_MS;
