@@ -16,7 +16,8 @@ import type { ApiClient } from './client.ts';
 import { resolve } from './limits-schema.ts';
 import { schema } from './operations.ts';
 import { expectStatus, unique } from './primitives.ts';
-import { awaitDelivery, isLocal, startReceiver, type Delivery, type Receiver } from './receiver.ts';
+import { awaitDelivery, DELIVERY_WAIT_MS, isLocal, startReceiver, type Delivery, type Receiver } from './receiver.ts';
+import { createPurchase, mainClient } from './scenario.ts';
 
 /** The event names a webhook may subscribe to and receive: the platform's (openapi.yaml, WebhookFields.events, PlatformEvent). */
 export const platformEvents = (): string[] => resolve(schema('WebhookFields').properties.events.items).enum ?? [];
@@ -75,12 +76,37 @@ export async function withWebhooks({ api, target }: Pick<CheckContext, 'api' | '
   }
 }
 
+/** Whether the target reaches the receiver, proven once per file (`reachable`); undefined until asked. */
+let reach: Promise<string | undefined> | undefined;
+
 /**
- * `withWebhooks` for a check that needs deliveries: skipped, before it sends anything, on a target that
- * cannot reach the receiver on this machine.
+ * Why the target cannot deliver to the receiver on this machine, or undefined when a delivery of a
+ * probe webhook came. An address on 127.0.0.1 proves nothing: a server in a container, published on
+ * the host's loopback, answers there but cannot call back (its own 127.0.0.1 is the container's).
+ * The suite's own simulator runs in this process, so it always can.
+ */
+function unreachable(ctx: Pick<CheckContext, 'api' | 'target'>): Promise<string | undefined> {
+  if (!isLocal(ctx.target.baseUrl)) return Promise.resolve(`the target at ${ctx.target.origin} cannot reach a receiver on this machine (127.0.0.1), where deliveries are received`);
+  if (ctx.target.selfHosted) return Promise.resolve(undefined);
+  return (reach ??= (async () => {
+    let came: Delivery | undefined;
+    await withWebhooks(ctx, async ({ make, receiver }) => {
+      await make({ events: ['purchase.created'], callback: receiver.url('/probe') });
+      const { account, client } = await mainClient(ctx.api);
+      await createPurchase(account, client.id);
+      came = await awaitDelivery(() => receiver.deliveries('/probe')[0]);
+    });
+    return came ? undefined : `no delivery of a webhook registered on a receiver at 127.0.0.1 came within ${DELIVERY_WAIT_MS / 1000} s: the target, though answering on this machine, cannot call it (a container's own loopback is not the host's)`;
+  })());
+}
+
+/**
+ * `withWebhooks` for a check that needs deliveries: skipped, before it sends anything of its own, on a
+ * target that cannot reach the receiver on this machine.
  */
 export async function withDeliveries(ctx: Pick<CheckContext, 'api' | 'target' | 'skip'>, work: (hooks: Hooks) => Promise<void>): Promise<void> {
-  if (!isLocal(ctx.target.baseUrl)) ctx.skip(`the target at ${ctx.target.origin} cannot reach a receiver on this machine (127.0.0.1), where deliveries are received`);
+  const why = await unreachable(ctx);
+  if (why) ctx.skip(why);
   await withWebhooks(ctx, work);
 }
 
