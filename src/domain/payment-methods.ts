@@ -26,6 +26,11 @@ export interface PaymentMethod {
    * allows these methods, unless it names some of them itself (then those alone, as it names them).
    */
   admits?: readonly string[];
+  /**
+   * The method this one is another name of, for the payer: the checkout lists the two as one entry
+   * (checkoutChoices). Both names stay listed, whitelisted and paid with as sent.
+   */
+  sameAs?: string;
 }
 
 const card = (name: string, displayName: string): PaymentMethod => ({ name, displayName, recurring: true, card: true });
@@ -73,14 +78,16 @@ const BY_CURRENCY: Readonly<Record<string, readonly PaymentMethod[]>> = {
     // `dnqr` and `shopee_pay` are newer names of DuitNow QR and ShopeePay: CHIPAsia/chip-for-magento
     // (Model/Chip.php), chip-for-prestashop and chip-for-prestashop-1.6 (chip/classes/ChipApi.php),
     // chip-for-arastta and chip-for-opencart-4.1 (catalog/model/payment/chip.php) send them instead of
-    // `duitnow_qr` / `razer_shopeepay` when GET /payment_methods/ lists them, and label them as their
-    // older twins (DuitNow QR: PrestaShop 1.6's chip/chip.php; ShopeePay: Magento, Arastta).
-    other('dnqr', 'DuitNow QR'),
+    // `duitnow_qr` / `razer_shopeepay` when GET /payment_methods/ lists them (OpenCart 4.1 rewrites a
+    // whitelisted `razer_shopeepay` to `shopee_pay`), and label them as their older twins (DuitNow QR:
+    // PrestaShop 1.6's chip/chip.php; ShopeePay: Magento, Arastta). One method to the payer, so the
+    // checkout lists each pair once (`sameAs`).
+    { ...other('dnqr', 'DuitNow QR'), sameAs: 'duitnow_qr' },
     other('mpgs_google_pay', 'Google Pay'),
     other('mpgs_apple_pay', 'Apple Pay'),
     RAZER,
     ...RAZER_WALLETS,
-    other('shopee_pay', 'ShopeePay'),
+    { ...other('shopee_pay', 'ShopeePay'), sameAs: 'razer_shopeepay' },
     // "Crypto Coin" in the method lists of Magento, PrestaShop 1.6, Arastta (admin/controller/payment/chip.php)
     // and chip-for-whmcs (modules/gateways/chip_crypto_coin.php), beside fpx and duitnow_qr; none ties
     // it to a currency, so it is MYR's as theirs are.
@@ -107,6 +114,43 @@ export const findMethod = (name: string): PaymentMethod | undefined => PAYMENT_M
 export function offeredMethods(currency: string, whitelist: readonly string[] | null): readonly PaymentMethod[] {
   const allowed = whitelist === null ? null : allowedNames(whitelist);
   return methodsFor(currency).filter((method) => method.admits === undefined && (allowed === null || allowed.has(method.name)));
+}
+
+/** What a checkout lists: one entry per method the payer knows, and the one chosen on load, if any. */
+export interface CheckoutChoices {
+  methods: readonly PaymentMethod[];
+  selected?: string;
+}
+
+/**
+ * The name a checkout link's preference (`?preferred=`, `?active=`) picks among `offered`: that method;
+ * else its twin (`sameAs` either way: `duitnow_qr` picks an offered `dnqr`); for `card` (a choice of
+ * CHIPAsia/CHIP-for-Perfex-CRM's `preferred_payment_method`, as `razer` is) the first card offered; for
+ * an umbrella the first method it admits that is offered. Undefined for a name that is not sent,
+ * unknown, or offered in none of these ways.
+ */
+function preferredName(offered: readonly PaymentMethod[], preferred: string | undefined): string | undefined {
+  if (preferred === undefined) return undefined;
+  const wanted = findMethod(preferred);
+  const twin = (method: PaymentMethod) => method.sameAs === preferred || (wanted?.sameAs !== undefined && method.name === wanted.sameAs);
+  const member = (method: PaymentMethod) => (preferred === 'card' ? method.card : wanted?.admits?.includes(method.name) === true);
+  return (offered.find((method) => method.name === preferred) ?? offered.find(twin) ?? offered.find(member))?.name;
+}
+
+/**
+ * The checkout page's entries for `offered` (offeredMethods' answer) and a checkout link's preference:
+ * a method with `sameAs` an entry already listed is folded into it (DuitNow QR and ShopeePay appear
+ * once each), the first name kept unless `preferred` picks the later one, which then stands in its
+ * place. `selected` is the preference's pick (preferredName), undefined when it picks nothing.
+ */
+export function checkoutChoices(offered: readonly PaymentMethod[], preferred?: string): CheckoutChoices {
+  const selected = preferredName(offered, preferred);
+  const entries = new Map<string, PaymentMethod>();
+  for (const method of offered) {
+    const key = method.sameAs ?? method.name;
+    if (!entries.has(key) || method.name === selected) entries.set(key, method);
+  }
+  return { methods: [...entries.values()], selected };
 }
 
 /** A whitelist's names, each umbrella in it read as the methods it admits unless the whitelist names some of them. */

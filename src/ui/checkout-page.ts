@@ -4,6 +4,7 @@
 // outcome, the decline reason beside "Decline", pay.
 
 import { COMMON_DECLINE_CODES, DEFAULT_DECLINE_CODE, declineMessage, isDeclineCode } from '../domain/decline-codes.ts';
+import { ALL, type ApiError } from '../domain/errors.ts';
 import { EXECUTION_DAYS, PAYABLE } from '../domain/purchases.ts';
 import { findMethod, type PaymentMethod } from '../domain/payment-methods.ts';
 import { lineTotal } from '../domain/purchase-details.ts';
@@ -15,8 +16,13 @@ export interface CheckoutView {
   /** The page's own path, where its form posts: the purchase's checkout_url without the origin. */
   path: string;
   brandName: string;
-  /** The methods of the purchase's currency that its payment_method_whitelist allows (all of them when it is null). */
+  /**
+   * The methods of the purchase's currency that its payment_method_whitelist allows (all of them when it
+   * is null), each once for the payer (checkoutChoices: one DuitNow QR, one ShopeePay).
+   */
   methods: readonly PaymentMethod[];
+  /** The method the checkout link's `?preferred=` / `?active=` picked: chosen on load, before any saved card. */
+  selected?: string;
   /** The client's live tokens of the purchase's service type. */
   tokens: readonly RecurringToken[];
   /** Messages of a refused payment (an ApiError of the engine), shown above the form. */
@@ -79,22 +85,27 @@ function shell(view: Pick<CheckoutView, 'purchase' | 'brandName'>, title: string
   );
 }
 
-/** The newest saved card first and chosen, as a payer who saved one expects; then new methods. */
-function savedCards(tokens: readonly RecurringToken[]): SafeHtml {
+/** The newest saved card first, and chosen unless the link preferred a method, as a payer who saved one expects; then new methods. */
+function savedCards(tokens: readonly RecurringToken[], checkFirst: boolean): SafeHtml {
   return html`${tokens.map(
     (token, index) => html`<span class="choice"><input type="radio" name="pay_with" id="pay-token-${token.id}" value="token:${token.id}"${
-      index === 0 ? html` checked` : ''
+      checkFirst && index === 0 ? html` checked` : ''
     }>
       <label for="pay-token-${token.id}">Saved ${methodName(token.payment_method)} ${token.description}</label></span>`,
   )}`;
 }
 
-function newMethods(methods: readonly PaymentMethod[], checkFirst: boolean, currency: string): SafeHtml {
-  // A whitelist may name only methods of other currencies (["fpx"] on a EUR purchase): say so, not an empty list.
-  if (methods.length === 0) return html`<p class="hint" id="no-methods">No method this purchase allows is offered in ${currency}.</p>`;
+/** The methods to pay with, `checked` the one chosen on load (none when a saved card is). */
+function newMethods(methods: readonly PaymentMethod[], checked: string | undefined, currency: string): SafeHtml {
+  // A whitelist may name only methods of other currencies (["fpx"] on a EUR purchase): say so, not an empty
+  // list. The empty pay_with keeps the post the page's own (a form with card_number and no pay_with is a
+  // Direct Post form, checkout.ts), so it is answered "Choose a payment method".
+  if (methods.length === 0) {
+    return html`<p class="hint" id="no-methods">No method this purchase allows is offered in ${currency}.</p><input type="hidden" name="pay_with" value="">`;
+  }
   return html`${methods.map(
-    (method, index) => html`<span class="choice"><input type="radio" name="pay_with" id="pay-method-${method.name}" value="method:${method.name}"${
-      checkFirst && index === 0 ? html` checked` : ''
+    (method) => html`<span class="choice"><input type="radio" name="pay_with" id="pay-method-${method.name}" value="method:${method.name}"${
+      method.name === checked ? html` checked` : ''
     }>
       <label for="pay-method-${method.name}">${method.displayName}</label></span>`,
   )}`;
@@ -177,8 +188,8 @@ function paymentForm(view: CheckoutView): SafeHtml {
     <h2 id="pay-heading">Payment</h2>
     <fieldset>
       <legend>Pay with</legend>
-      ${savedCards([...view.tokens].reverse())}
-      ${newMethods(view.methods, view.tokens.length === 0, purchase.purchase.currency)}
+      ${savedCards([...view.tokens].reverse(), view.selected === undefined)}
+      ${newMethods(view.methods, view.selected ?? (view.tokens.length === 0 ? view.methods[0]?.name : undefined), purchase.purchase.currency)}
     </fieldset>
     <fieldset>
       <legend>Card</legend>
@@ -273,6 +284,13 @@ export function notFoundPage(): string {
   <h1>Purchase not found</h1>
   <p>No purchase has this checkout address. Check the link, or create the purchase again.</p>
 </main>`,
+  );
+}
+
+/** An ApiError's messages as sentences a payer can read: "save_token: fpx cannot save …". */
+export function messages(error: ApiError): string[] {
+  return Object.entries(error.fields).flatMap(([field, details]) =>
+    details.map((detail) => (field === ALL ? detail.message : `${field}: ${detail.message}`)),
   );
 }
 

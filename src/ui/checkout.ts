@@ -6,12 +6,16 @@
 // to the same URL that calls the engine behind POST /sim/v1/purchases/{id}/pay, then answers
 // 303: to the purchase's success_redirect / failure_redirect when it has one, else back to the
 // page, which shows the result from the purchase's status (a reload never pays twice).
+// `?preferred=METHOD` (the platform's iOS SDK) or `?active=METHOD` (its Perfex CRM module) chooses
+// that method on load when the purchase offers it (checkoutChoices); any other value changes nothing,
+// as the page ignores every query parameter it does not read. A Direct Post card form posted here is
+// taken as at direct_post_url (card-form.ts), from any origin.
 
-import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { CardInput } from '../domain/cards.ts';
 import type { Context } from '../domain/context.ts';
 import { ApiError } from '../domain/errors.ts';
-import { findMethod, offeredMethods } from '../domain/payment-methods.ts';
+import { checkoutChoices, findMethod, offeredMethods } from '../domain/payment-methods.ts';
 import { withStatus } from '../domain/purchases.ts';
 import type { Input, Purchase, PurchaseStatus } from '../domain/types.ts';
 import { chargeWithToken, declineSavedCard, payAtCheckout } from '../engine/payments.ts';
@@ -22,7 +26,8 @@ import { toApiError } from '../http/errors.ts';
 import type { Services } from '../http/handler.ts';
 import { inSandboxTurn } from '../http/turn.ts';
 import type { Sandbox, Store } from '../store/store.ts';
-import { checkoutPage, errorPage, notFoundPage, OUTCOMES, type OutcomeName } from './checkout-page.ts';
+import { cardFormRefused, isCardForm, payWithCard } from './card-form.ts';
+import { checkoutPage, errorPage, messages, notFoundPage, OUTCOMES, type OutcomeName } from './checkout-page.ts';
 
 /**
  * The purchase with this id in sandbox `sandboxId`, or without one in whichever sandbox holds it,
@@ -85,24 +90,29 @@ export function send(res: Response, reply: PageReply): void {
   else res.status(reply.status).type('html').send(reply.html);
 }
 
-function render(status: number, sandbox: Sandbox, purchase: Purchase, errors?: string[]): PageReply {
+/**
+ * The method a checkout link prefers: `?preferred=` (CHIPAsia/chip-ios-sdk, GateMethodsViewController.swift,
+ * for a method that is not a card) or `?active=` (CHIPAsia/CHIP-for-Perfex-CRM, libraries/Chip_gateway.php,
+ * its `preferred_payment_method` setting). A parameter sent twice is an array, and names nothing.
+ */
+function preferredOf(req: Request): string | undefined {
+  const { preferred, active } = req.query;
+  return typeof preferred === 'string' ? preferred : typeof active === 'string' ? active : undefined;
+}
+
+function render(status: number, sandbox: Sandbox, purchase: Purchase, errors?: string[], preferred?: string): PageReply {
+  const choices = checkoutChoices(offeredMethods(purchase.purchase.currency, purchase.payment_method_whitelist), preferred);
   const html = checkoutPage({
     purchase,
     path: checkoutPath(sandbox, purchase.id),
     brandName: sandbox.brands.find((brand) => brand.id === purchase.brand_id)?.name ?? 'Merchant',
-    methods: offeredMethods(purchase.purchase.currency, purchase.payment_method_whitelist),
+    methods: choices.methods,
+    selected: choices.selected,
     // Only live tokens (a deleted one has left the client's list), and only those that may charge this purchase.
     tokens: clientTokens(sandbox, purchase.client_id).filter((token) => token.service_type === purchase.service_type),
     errors,
   });
   return { status, html };
-}
-
-/** An ApiError's messages as sentences a payer can read: "save_token: fpx cannot save …". */
-export function messages(error: ApiError): string[] {
-  return Object.entries(error.fields).flatMap(([field, details]) =>
-    details.map((detail) => (field === '__all__' ? detail.message : `${field}: ${detail.message}`)),
-  );
 }
 
 /** The form's fields as the engine's input: `pay_with` is `token:{id}` or `method:{name}`. */
@@ -167,7 +177,7 @@ const SUCCEEDED: ReadonlySet<PurchaseStatus> = new Set(['paid', 'pending_execute
  * The card forms' parser (the checkout page's and Direct Post's): urlencoded, parsed by the page's own
  * router, so the API's JSON-only rule (requireJson) never sees it. 16 KiB: a form has a few short fields.
  */
-export const formParser = express.urlencoded({ extended: false, limit: '16kb' });
+export const formParser: RequestHandler = express.urlencoded({ extended: false, limit: '16kb' });
 
 /**
  * A form the parser refuses (too large: 413 naming the limit; bad encoding: 400) gets a page too; a bug
@@ -205,12 +215,16 @@ export function checkoutRouter(services: Services): Router {
         purchase = savePurchase(sandbox, withStatus(purchase, 'viewed', ctx), 'purchase.viewed', ctx);
         changed(services, sandbox);
       }
-      return render(200, sandbox, purchase);
+      return render(200, sandbox, purchase, undefined, preferredOf(req));
     });
     send(res, reply ?? NOT_FOUND);
   });
 
   router.post(PATHS, formParser, async (req, res) => {
+    // A Direct Post card form, as the platform's iOS SDK posts it here (`Origin: null`): any origin, as at direct_post_url.
+    if (isCardForm((req.body ?? {}) as Record<string, unknown>)) {
+      return payAndRedirect(services, req, res, ({ sandbox, purchase, ctx }, form) => payWithCard(sandbox, purchase, form, ctx), cardFormRefused);
+    }
     // The page posts to itself, so a browser sends this server's origin. A form on any other site
     // could post here too (CORS does not stop a plain form post) and pay on the developer's behalf.
     const origin = req.get('origin');

@@ -8,35 +8,16 @@
 // on with a 303: to success_redirect, or failure_redirect after a decline, or the purchase's checkout
 // page, which shows the result, where the merchant set none. A form that cannot pay (a missing or
 // malformed field, a brand the whitelist leaves out, a purchase no longer payable) answers 400 in HTML
-// and changes nothing.
+// and changes nothing. The same form posted to checkout_url is taken the same way (card-form.ts).
 
 import express, { type Router } from 'express';
-import type { Context } from '../domain/context.ts';
 import { ApiError, ALL, errors } from '../domain/errors.ts';
-import { postedCardDecline, readPostedCard } from '../domain/test-cards.ts';
-import type { Input, Purchase } from '../domain/types.ts';
-import { payAtCheckout } from '../engine/payments.ts';
 import type { Services } from '../http/handler.ts';
-import type { Sandbox } from '../store/store.ts';
-import { formParser, formRefused, messages, payAndRedirect, send, type PageReply } from './checkout.ts';
+import { cardFormRefused, payWithCard } from './card-form.ts';
+import { formParser, formRefused, payAndRedirect, send } from './checkout.ts';
 import { errorPage } from './checkout-page.ts';
 
 const FORM_TYPE = 'application/x-www-form-urlencoded';
-
-/** The posted card as the engine's `pay` input: a decline the test card calls for is `outcome: "failure"` with its code. */
-function payWithCard(sandbox: Sandbox, purchase: Purchase, form: Record<string, unknown>, ctx: Context): Purchase {
-  const card = readPostedCard(form);
-  const input: Input = {
-    method: card.method,
-    card: { number: card.digits, cardholder_name: card.cardholder_name, expiry: card.expiry },
-    // Every card scheme can save one; force_recurring saves it whatever is sent, in payAtCheckout.
-    save_token: card.remember,
-  };
-  const decline = postedCardDecline(card, ctx.clock.now());
-  return payAtCheckout(sandbox, purchase, decline === null ? input : { ...input, outcome: 'failure', decline_code: decline }, ctx);
-}
-
-const refused = (error: ApiError): PageReply => ({ status: error.status, html: errorPage('Payment form refused', messages(error)) });
 
 export function directPostRouter(services: Services): Router {
   const router = express.Router();
@@ -47,9 +28,9 @@ export function directPostRouter(services: Services): Router {
   // Parsed here: the API's JSON-only rule (requireJson) never sees the form.
   router.post(PATHS, formParser, async (req, res) => {
     if (!req.is(FORM_TYPE)) {
-      return send(res, refused(new ApiError(400, { [ALL]: [errors.invalid(`Send the card form as ${FORM_TYPE}, as a browser's form post does.`)] })));
+      return send(res, cardFormRefused(new ApiError(400, { [ALL]: [errors.invalid(`Send the card form as ${FORM_TYPE}, as a browser's form post does.`)] })));
     }
-    await payAndRedirect(services, req, res, ({ sandbox, purchase, ctx }, form) => payWithCard(sandbox, purchase, form, ctx), refused);
+    await payAndRedirect(services, req, res, ({ sandbox, purchase, ctx }, form) => payWithCard(sandbox, purchase, form, ctx), cardFormRefused);
   });
 
   // Someone who opens the address in a browser learns what it is for, rather than meeting the API's JSON 404.

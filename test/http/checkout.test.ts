@@ -182,6 +182,20 @@ describe('checkout form post', () => {
     expect((await getPurchase(box, visaOnly.id)).status).toBe('created');
   });
 
+  it('a page that offers no method still posts its own form (an empty pay_with beside its card fields, not a Direct Post form): "Choose a payment method"', async () => {
+    const { box, clientId } = await setup();
+    const fpxOnEur = await createPurchase(box, clientId, { payment_method_whitelist: ['fpx'] });
+    const { text } = await page(fpxOnEur.checkout_url);
+    expect(text).toContain('id="no-methods"');
+    expect(text).toContain('<input type="hidden" name="pay_with" value="">');
+    // What a browser sends from that page: every field of the form, the card's left empty.
+    const fields = { pay_with: '', card_number: '', cardholder_name: '', card_expiry: '', outcome: 'approve', decline_code: 'insufficient_funds' };
+    const res = await post(fpxOnEur, fields, undefined, h.origin);
+    expect(res.status).toBe(400);
+    expect(res.text).toContain('pay_with: Choose a payment method.');
+    expect((await getPurchase(box, fpxOnEur.id)).status).toBe('viewed');
+  });
+
   it('the checkout page\'s declines carry the decline reason posted beside "Decline"; an unknown one is a 400 page naming decline_code, and pays nothing', async () => {
     const { box, clientId } = await setup();
     const purchase = await createPurchase(box, clientId);
@@ -206,6 +220,48 @@ describe('checkout form post', () => {
     expect(big.text).toContain('larger than 16 KiB');
     const unknown = await post({ ...purchase, checkout_url: `${h.origin}/checkout/7d4b1c8e-1111-4222-8333-444455556666/` }, { pay_with: 'method:visa' });
     expect(unknown.status).toBe(404);
+  });
+});
+
+describe('checkout_url?preferred=METHOD and ?active=METHOD choose that method on load when the purchase offers it', () => {
+  /** The page's pay_with choices that are checked on load. */
+  const checked = (text: string) => [...text.matchAll(/name="pay_with" id="[^"]+" value="([^"]+)" checked>/g)].map((m) => m[1]);
+  const MYR = { purchase: { currency: 'MYR', products: [{ name: 'Hour', price: 1200 }] } };
+
+  it('?preferred=fpx (the iOS SDK\'s link for a method that is not a card) and ?active=razer_tng (Perfex\'s): that method alone is checked, before a saved card', async () => {
+    const { box, clientId } = await setup();
+    const saved = await saveToken(box, clientId);
+    const purchase = await createPurchase(box, clientId, MYR);
+    expect(checked((await page(purchase.checkout_url)).text)).toEqual([`token:${saved}`]);
+    expect(checked((await page(`${purchase.checkout_url}?preferred=fpx`)).text)).toEqual(['method:fpx']);
+    expect(checked((await page(`${purchase.checkout_url}?active=razer_tng`)).text)).toEqual(['method:razer_tng']);
+    // Perfex's own choices `card` and `razer` name a group: its first method offered.
+    expect(checked((await page(`${purchase.checkout_url}?active=card`)).text)).toEqual(['method:visa']);
+    expect(checked((await page(`${purchase.checkout_url}?active=razer`)).text)).toEqual(['method:razer_atome']);
+  });
+
+  it('an unknown method, one the whitelist or the currency leaves out, an empty or a repeated value: ignored, the page is the one without it', async () => {
+    const { box, clientId } = await setup();
+    const visaOnly = await createPurchase(box, clientId, { ...MYR, payment_method_whitelist: ['visa', 'maestro'] });
+    const eur = await createPurchase(box, clientId);
+    for (const purchase of [visaOnly, eur]) {
+      const plain = await page(purchase.checkout_url);
+      expect(checked(plain.text)).toEqual(['method:visa']);
+      for (const query of ['?preferred=paypal', '?preferred=fpx_b2b1', '?active=razer', '?preferred=', '?preferred=fpx&preferred=maestro', '?preferred[]=maestro']) {
+        const res = await fetch(`${purchase.checkout_url}${query}`);
+        expect(res.status, query).toBe(200);
+        // The page names nothing it ignores, as for any other query parameter (Billing-Sim-Ignored is the API's).
+        expect(res.headers.get('billing-sim-ignored'), query).toBeNull();
+        expect(await res.text(), query).toBe(plain.text);
+      }
+    }
+  });
+
+  it('both parameters: ?preferred= is read first; one that picks nothing leaves the page\'s own default', async () => {
+    const { box, clientId } = await setup();
+    const purchase = await createPurchase(box, clientId, MYR);
+    expect(checked((await page(`${purchase.checkout_url}?preferred=fpx_b2b1&active=fpx`)).text)).toEqual(['method:fpx_b2b1']);
+    expect(checked((await page(`${purchase.checkout_url}?preferred=paypal&active=fpx`)).text)).toEqual(['method:visa']);
   });
 });
 

@@ -4,6 +4,7 @@
 // card — the test card numbers decide success or the decline reason — saves a token when remember_card
 // is on, and answers 303 to success_redirect or failure_redirect. A bad form answers 400 in HTML.
 // Posted here as a browser posts it, without one; the browser flow is in test/browser/direct-post.test.ts.
+// The same form posted to checkout_url, as the platform's iOS SDK posts it (Origin: null), is taken the same way.
 
 import { describe, expect, it } from 'vitest';
 import { useHarness } from '../support/harness.ts';
@@ -225,5 +226,97 @@ describe('Direct Post: a bad form answers 400 in HTML and changes nothing', () =
     const { purchase } = await setup();
     const opened = await fetch(directPostUrl(purchase));
     expect([opened.status, opened.headers.get('allow'), opened.headers.get('content-type')]).toEqual([405, 'POST', 'text/html; charset=utf-8']);
+  });
+});
+
+describe('a Direct Post form POSTed to checkout_url is taken exactly as at direct_post_url, from any origin', () => {
+  // CHIPAsia/chip-ios-sdk: GateCardViewController.swift posts these four fields (its card field puts a space
+  // after every four digits; no remember_card) to GateUi.redirectUrl, the purchase's checkout_url, from a
+  // page GateWebViewController.swift loads without a base URL: the browser sends `Origin: null`.
+  const IOS_CARD = { card_number: '4444 3333 2222 1111', expires: '12/28', cvc: '123', cardholder_name: 'Siti Aminah' };
+
+  it('the iOS SDK\'s form with Origin: null and the spaces its field inserts: paid with visa, no token saved, 303 to success_redirect, success_callback delivered', async () => {
+    const { box, clientId, purchase } = await setup({ success_callback: `${receiver.url}/paid-ios` });
+    const res = await post(purchase.checkout_url, IOS_CARD, { headers: { origin: 'null' } });
+    expect([res.status, res.location]).toEqual([303, REDIRECTS.success_redirect]);
+    const paid = await getPurchase(box, purchase.id);
+    expect(paid).toMatchObject({ status: 'paid', is_recurring_token: false, payment: { payment_method: 'visa' } });
+    expect(paid.transaction_data.extra).toMatchObject({ card_brand: 'visa', masked_pan: '444433******1111', expiry_month: 12, expiry_year: 28, cardholder_name: 'Siti Aminah' });
+    expect(await tokensOf(box, clientId)).toEqual([]);
+    const [callback] = await receiver.waitFor('/paid-ios', 1);
+    expect(callback!.body).toMatchObject({ id: purchase.id, event_type: 'purchase.paid', status: 'paid' });
+  });
+
+  it('a declined test card (4000 0000 0000 9995) with Origin: null: 303 to failure_redirect, status error, insufficient_funds', async () => {
+    const { box, purchase } = await setup();
+    const res = await post(purchase.checkout_url, { ...IOS_CARD, card_number: '4000 0000 0000 9995' }, { headers: { origin: 'null' } });
+    expect([res.status, res.location]).toEqual([303, REDIRECTS.failure_redirect]);
+    const declined = await getPurchase(box, purchase.id);
+    expect(declined.status).toBe('error');
+    expect(declined.transaction_data.attempts[0]).toMatchObject({ type: 'execute', successful: false, error: { code: 'insufficient_funds' } });
+  });
+
+  it('without an Origin header, and from a shop\'s origin, it pays too; remember_card=on saves the token, as at direct_post_url', async () => {
+    const { box, clientId, purchase } = await setup();
+    expect((await post(purchase.checkout_url, IOS_CARD)).location).toBe(REDIRECTS.success_redirect);
+    expect((await getPurchase(box, purchase.id)).status).toBe('paid');
+
+    const fromShop = await createPurchase(box, clientId, REDIRECTS);
+    const res = await post(fromShop.checkout_url, { ...IOS_CARD, card_number: '5555555555554444', remember_card: 'on' }, { headers: { origin: SHOP } });
+    expect([res.status, res.location]).toEqual([303, REDIRECTS.success_redirect]);
+    expect(await getPurchase(box, fromShop.id)).toMatchObject({ status: 'paid', is_recurring_token: true, payment: { payment_method: 'mastercard' } });
+    expect((await tokensOf(box, clientId)).map((token) => token.id)).toEqual([fromShop.id]);
+  });
+
+  it('a seeded sandbox\'s long checkout_url takes it too', async () => {
+    const { token, brandId } = await h.newSandbox({ now: NOW, frozen: true, seed: 42 });
+    const box: Box = { h, token, brandId, req: (method, path, body) => h.request(method, path, { token, body }) };
+    const purchase = await createPurchase(box, (await makeClient(box)).id, REDIRECTS);
+    expect((await post(purchase.checkout_url, IOS_CARD, { headers: { origin: 'null' } })).location).toBe(REDIRECTS.success_redirect);
+    expect((await getPurchase(box, purchase.id)).status).toBe('paid');
+  });
+
+  it('the checkout page\'s own form (pay_with) from another origin, or Origin: null, is still refused (403), card fields or not', async () => {
+    const { box, purchase } = await setup();
+    for (const origin of ['null', SHOP]) {
+      for (const fields of [{ pay_with: 'method:visa', outcome: 'approve' }, { pay_with: 'method:visa', outcome: 'approve', ...IOS_CARD }]) {
+        const res = await post(purchase.checkout_url, fields, { headers: { origin } });
+        expect(res.status, origin).toBe(403);
+        expect(res.text).toContain(`This form was sent from ${origin}`);
+      }
+    }
+    expect((await getPurchase(box, purchase.id)).status).toBe('created');
+  });
+
+  it('a mixed or garbage form with card_number and no pay_with gets the answer direct_post_url gives it (400 naming the fields), and changes nothing', async () => {
+    const { box, purchase } = await setup();
+    const before = await getPurchase(box, purchase.id);
+    const forms: Record<string, string>[] = [
+      // The checkout page's own card fields without its pay_with: card_expiry is not Direct Post's expires.
+      { card_number: '4444 3333 2222 1111', cardholder_name: 'Siti Aminah', card_expiry: '12/28', outcome: 'approve' },
+      { card_number: '' },
+      { card_number: 'abcd', expires: '13/30', cvc: '12', cardholder_name: 'x', remember_card: 'yes' },
+      { ...IOS_CARD, card_number: '3782 822463 10005' },
+    ];
+    for (const fields of forms) {
+      const atCheckout = await post(purchase.checkout_url, fields, { headers: { origin: 'null' } });
+      const atDirectPost = await post(directPostUrl(purchase), fields, { headers: { origin: 'null' } });
+      expect([atCheckout.status, atCheckout.type], JSON.stringify(fields)).toEqual([400, 'text/html; charset=utf-8']);
+      expect(atCheckout.text, JSON.stringify(fields)).toBe(atDirectPost.text);
+      expect(atCheckout.text).toContain('<h1>Payment form refused</h1>');
+    }
+    expect(await getPurchase(box, purchase.id)).toEqual(before);
+    const card = await post(purchase.checkout_url, forms[0]!);
+    expect(card.text).toContain('expires: This field is required.');
+    expect(card.text).toContain('cvc: This field is required.');
+  });
+
+  it('a purchase no longer payable: the 400 direct_post_url gives, with its reason', async () => {
+    const { box, purchase } = await setup();
+    await payPurchase(box, purchase.id);
+    const res = await post(purchase.checkout_url, IOS_CARD, { headers: { origin: 'null' } });
+    expect([res.status, res.type]).toEqual([400, 'text/html; charset=utf-8']);
+    expect(res.text).toContain('Purchase is paid');
+    expect(res.text).toBe((await post(directPostUrl(purchase), IOS_CARD)).text);
   });
 });

@@ -11,6 +11,7 @@ import { useHarness } from '../support/harness.ts';
 import {
   createPurchase,
   expectRejected,
+  getPurchase,
   makeClient,
   makeOneTimeTemplate,
   makeTemplate,
@@ -229,8 +230,8 @@ describe('the names CHIP\'s other integrations send: dnqr, shopee_pay, crypto_co
 
     const byDefault = await purchaseIn(box, 'MYR', { payment_method_whitelist: ['razer'] });
     expect(await payPurchase(box, byDefault.id)).toMatchObject({ status: 'paid', payment: { payment_method: 'razer_atome' } });
-    // No whitelist: every method but the umbrella.
-    expect(await offered((await purchaseIn(box, 'MYR')).checkout_url)).toEqual(CHIP_MYR.filter((name) => name !== 'razer'));
+    // No whitelist: every method but the umbrella, and each twin (dnqr, shopee_pay) folded into its older name's entry.
+    expect(await offered((await purchaseIn(box, 'MYR')).checkout_url)).toEqual(CHIP_MYR.filter((name) => !['razer', 'dnqr', 'shopee_pay'].includes(name)));
   });
 
   it('razer beside the wallets the merchant picked (as EDD, Perfex and AbanteCart send it) offers those wallets alone', async () => {
@@ -242,6 +243,45 @@ describe('the names CHIP\'s other integrations send: dnqr, shopee_pay, crypto_co
     // A EUR purchase whitelisting razer offers nothing: the wallets are MYR's.
     const eur = await purchaseIn(box, 'EUR', { payment_method_whitelist: ['razer'] });
     expectRejected(await box.req('POST', `/sim/v1/purchases/${eur.id}/pay`, {}), 'method', 'invalid');
+  });
+});
+
+describe('the checkout page\'s labels: no two methods share one', () => {
+  /** The checkout page's method choices of `url`: value, label and whether it is chosen on load. */
+  async function choices(url: string) {
+    const page = await (await fetch(url)).text();
+    return [...page.matchAll(/value="method:([^"]+)"( checked)?>\s*<label for="pay-method-[^"]+">([^<]+)<\/label>/g)].map((m) => ({ name: m[1]!, label: m[3]!, checked: m[2] !== undefined }));
+  }
+
+  it('in MYR, ZAR and EUR, with no whitelist and with one of every name, each label appears once: one DuitNow QR, one ShopeePay', async () => {
+    const box = await sandboxAt(h, NOW);
+    const everyName = [...new Set([...CHIP_MYR, ...REVIO_ZAR])];
+    for (const currency of ['MYR', 'ZAR', 'EUR']) {
+      for (const whitelist of [null, everyName]) {
+        const listed = await choices((await purchaseIn(box, currency, { payment_method_whitelist: whitelist })).checkout_url);
+        const labels = listed.map((choice) => choice.label);
+        expect(labels.length, currency).toBeGreaterThan(1);
+        expect(new Set(labels).size, `${currency}: ${labels.join(', ')}`).toBe(labels.length);
+      }
+    }
+    const myr = await choices((await purchaseIn(box, 'MYR')).checkout_url);
+    expect(myr.filter((choice) => ['DuitNow QR', 'ShopeePay'].includes(choice.label)).map((choice) => choice.name)).toEqual(['duitnow_qr', 'razer_shopeepay']);
+  });
+
+  it('?preferred=dnqr (the iOS SDK\'s link) puts dnqr in DuitNow QR\'s entry, chosen, and paying it pays with dnqr', async () => {
+    const box = await sandboxAt(h, NOW);
+    const purchase = await purchaseIn(box, 'MYR');
+    const listed = await choices(`${purchase.checkout_url}?preferred=dnqr`);
+    expect(listed.filter((choice) => choice.label === 'DuitNow QR')).toEqual([{ name: 'dnqr', label: 'DuitNow QR', checked: true }]);
+    expect(listed.filter((choice) => choice.checked).map((choice) => choice.name)).toEqual(['dnqr']);
+    const paid = await fetch(purchase.checkout_url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'pay_with=method%3Adnqr&outcome=approve',
+      redirect: 'manual',
+    });
+    expect(paid.status).toBe(303);
+    expect(await getPurchase(box, purchase.id)).toMatchObject({ status: 'paid', transaction_data: { payment_method: 'dnqr' } });
   });
 });
 
