@@ -240,4 +240,46 @@ describe('checkout page', () => {
       await page.waitForURL(redirects.success_redirect);
       expect([(await getPurchase(box, declined.id)).status, (await getPurchase(box, paid.id)).status]).toEqual(['error', 'paid']);
     }));
+
+  it('a MYR purchase\'s methods each have their own label: one DuitNow QR, one ShopeePay, found by their label', () =>
+    withPage(async ({ page }) => {
+      const box = await sandboxAt(h, NOW);
+      const client = await makeClient(box);
+      const purchase = await createPurchase(box, client.id, { purchase: { currency: 'MYR', products: [{ name: 'Hour', price: 1200 }] } });
+      await page.goto(purchase.checkout_url);
+      const labels = await page.locator('label[for^="pay-method-"]').allTextContents();
+      expect(labels.length).toBeGreaterThan(10);
+      expect(new Set(labels).size, labels.join(', ')).toBe(labels.length);
+      expect(labels.filter((label) => label === 'DuitNow QR' || label === 'ShopeePay')).toEqual(['DuitNow QR', 'ShopeePay']);
+      await screenshot(page, 'checkout-myr-methods', page.locator('fieldset').first());
+      // getByLabel is strict: a label two radios shared would throw here.
+      await page.getByLabel('ShopeePay', { exact: true }).check();
+      await page.getByRole('button', { name: /^Pay / }).click();
+      await page.getByRole('heading', { name: 'Paid' }).waitFor();
+      expect(await page.locator('#result').textContent()).toContain('with ShopeePay.');
+      expect((await getPurchase(box, purchase.id)).payment?.payment_method).toBe('razer_shopeepay');
+    }));
+
+  it('checkout_url?preferred=fpx (the iOS SDK) and ?active=razer_tng (Perfex) have that method selected on load, before a saved card; paying pays with it', () =>
+    withPage(async ({ page }) => {
+      const box = await sandboxAt(h, NOW);
+      const client = await makeClient(box);
+      const card = await saveToken(box, client.id, { method: 'visa', currency: 'MYR' });
+      const myr = { purchase: { currency: 'MYR', products: [{ name: 'Hour', price: 1200 }] } };
+      const purchase = await createPurchase(box, client.id, myr);
+      await page.goto(`${purchase.checkout_url}?preferred=fpx`);
+      expect(await page.getByLabel('FPX', { exact: true }).isChecked()).toBe(true);
+      expect(await page.locator('input[name=pay_with]:checked').count()).toBe(1);
+      expect(await page.locator(`input[name=pay_with][value="token:${card}"]`).isChecked()).toBe(false);
+      await page.getByRole('button', { name: /^Pay / }).click();
+      await page.getByRole('heading', { name: 'Paid' }).waitFor();
+      expect((await getPurchase(box, purchase.id)).payment?.payment_method).toBe('fpx');
+
+      const perfex = await createPurchase(box, client.id, { ...myr, payment_method_whitelist: ['fpx', 'razer_grabpay', 'razer_tng', 'razer'] });
+      await page.goto(`${perfex.checkout_url}?active=razer_tng`);
+      expect(await page.getByLabel("Touch 'n Go eWallet").isChecked()).toBe(true);
+      // A method the purchase does not offer changes nothing: the saved card stays the choice.
+      await page.goto(`${perfex.checkout_url}?preferred=razer_atome`);
+      expect(await page.locator('input[name=pay_with]:checked').getAttribute('value')).toBe(`token:${card}`);
+    }));
 });

@@ -122,4 +122,22 @@ describe('Direct Post from a shop\'s own card form', () => {
       expect(declined.transaction_data.attempts[0]!.error).toMatchObject({ code: 'insufficient_funds' });
       expect(await tokensOf(box, client.id)).toEqual([]);
     }));
+
+  it('the platform\'s iOS SDK\'s form, built in a page without a base URL (Origin: null) and posted to checkout_url: the browser lands on the shop\'s success page, the purchase is paid', () =>
+    withShopPage(async (tab) => {
+      const { box, client, purchase } = await shopPurchase('/paid-ios-browser');
+      // GateWebViewController.swift loads this markup with loadHTMLString(_, baseURL: nil) and submits it on load;
+      // setContent on about:blank gives the page the same opaque origin.
+      const posted = tab.page.waitForRequest((request) => request.method() === 'POST');
+      await tab.page.setContent(`<html><body><form method="POST" action="${purchase.checkout_url}" name="card_form">
+<input type="hidden" name="card_number" value="4444 3333 2222 1111" />
+<input type="hidden" name="expires" value="12/28" />
+<input type="hidden" name="cvc" value="123" />
+<input type="hidden" name="cardholder_name" value="Siti Aminah" />
+</form><script>document.forms.card_form.submit();</script></body></html>`);
+      expect((await (await posted).allHeaders()).origin).toBe('null');
+      await tab.page.waitForURL(`${shop.origin}/thanks`);
+      expect(await getPurchase(box, purchase.id)).toMatchObject({ status: 'paid', is_recurring_token: false, payment: { payment_method: 'visa' } });
+      expect(await tokensOf(box, client.id)).toEqual([]);
+    }));
 });
