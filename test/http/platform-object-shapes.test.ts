@@ -11,6 +11,7 @@
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { documentFindings } from '../../contract-tests/lib/document.ts';
 import { useHarness } from '../support/harness.ts';
 import { useReceivers } from '../support/receiver.ts';
 import { advance, at, createPurchase, DAY, makeClient, payPurchase, sandboxAt, saveToken, typed, type Box } from '../builders/engine.ts';
@@ -128,6 +129,12 @@ describe("the simulator's deliveries carry every field of the platform's, with i
       await flow(box, clientId);
       const ours = await delivered(path, eventType);
       expect(departures(published(eventType), ours)).toEqual([]);
+      // The acquirer's details are described too: openapi.yaml takes the delivery as the purchase GET answers.
+      if (eventType === 'purchase.settled') {
+        const { event_type: _event, ...purchase } = ours as Record<string, Json>;
+        const findings = await documentFindings('GET', `/api/v1/purchases/${String(purchase.id)}/`, { status: 200, headers: { 'content-type': 'application/json' }, body: purchase });
+        expect(findings.violations).toEqual([]);
+      }
     });
   }
 });
