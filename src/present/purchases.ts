@@ -8,11 +8,13 @@
 // - The merchant's URLs the record keeps as null are "" (the platform's unset URL), never null.
 // - viewed_on follows from status_history (the first `viewed`); reference_generated from the id;
 //   company_id and issuer_details from the sandbox and its brand; the rest is constant.
+// - A settled purchase adds the acquirer's details and two fields of the platform's settled purchase (settled.ts).
 
 import { paidCard, shownTransactionData } from '../domain/cards.ts';
 import type { Brand, Purchase, PurchaseView } from '../domain/types.ts';
 import { issuerDetails } from './issuer.ts';
 import { clientView, detailsView, paymentDetailsView, transactionView } from './parts.ts';
+import { isSettled, SETTLED_FIELDS, settledTransaction } from './settled.ts';
 
 /** What a checkout path depends on: the sandbox's id, and whether its ids are its own (seeded). */
 export interface CheckoutScope {
@@ -84,6 +86,8 @@ export function shownTransaction(purchase: Purchase, purchases: ReadonlyMap<stri
 
 /** The purchase as the platform sends it, made anew (for bodies written once: deliveries, events). */
 export function purchaseView(purchase: Purchase, scope: PresentScope, origin: string) {
+  const settled = isSettled(purchase);
+  const transaction = shownTransaction(purchase, scope.purchases);
   return {
     ...purchase,
     checkout_url: origin + checkoutPath(scope, purchase.id),
@@ -94,7 +98,7 @@ export function purchaseView(purchase: Purchase, scope: PresentScope, origin: st
     client: clientView(purchase.client),
     purchase: detailsView(purchase.purchase),
     payment: purchase.payment && paymentDetailsView(purchase.payment),
-    transaction_data: shownTransaction(purchase, scope.purchases),
+    transaction_data: settled ? settledTransaction(transaction, purchase, scope.companyId) : transaction,
     company_id: scope.companyId,
     user_id: null,
     order_id: null,
@@ -112,6 +116,7 @@ export function purchaseView(purchase: Purchase, scope: PresentScope, origin: st
     referral_code_details: null,
     referral_code_generated: null,
     retain_level_details: null,
+    ...(settled && SETTLED_FIELDS),
   };
 }
 

@@ -340,7 +340,12 @@ describe('settlement (PUT /sim/v1/processing settlement)', () => {
     const leap = await createPurchase(box, client.id, { purchase: { currency: 'MYR', products: [{ name: 'Box', price: 4900 }] } });
     await payPurchase(box, leap.id, { method: 'fpx' });
     await advance(box, { to: '2028-02-29T08:00:00Z' });
-    expect((await getPurchase(box, leap.id)).transaction_data.extra).toEqual({ settlement: { settled_on: Date.parse('2028-02-29T08:00:00Z') / 1000 } });
+    // FPX's messages beside it (issue 42), no card.
+    expect((await getPurchase(box, leap.id)).transaction_data.extra).toEqual({
+      settlement: { settled_on: Date.parse('2028-02-29T08:00:00Z') / 1000 },
+      user_web_browser_data: expect.objectContaining({ fpx_txnAmount: '49.00' }),
+      webhook_payload: expect.objectContaining({ fpx_msgType: ['AC'] }),
+    });
   });
 
   it('off (the default), a payment schedules nothing: the sandbox\'s jobs are as before', async () => {

@@ -4,8 +4,9 @@
 // a snapshot's round trip. The list of fields and their sources is docs/fidelity.md, "Objects".
 
 import { describe, expect, it } from 'vitest';
+import { documentFindings } from '../../contract-tests/lib/document.ts';
 import { useHarness } from '../support/harness.ts';
-import { createPurchase, events, expectRejected, getPurchase, makeClient, payPurchase, sandboxAt, tokenBox, type Box, type Purchase } from '../builders/engine.ts';
+import { advance, createPurchase, events, expectRejected, getPurchase, makeClient, payPurchase, sandboxAt, tokenBox, type Box, type Purchase } from '../builders/engine.ts';
 
 const h = useHarness();
 const NOW = '2026-12-31T23:30:00Z';
@@ -190,5 +191,140 @@ describe('the fixtures give the brand legal details', () => {
     const first = await issuer();
     expect(first).toMatchObject({ brand_name: 'Sandbox brand', legal_name: expect.stringMatching(/ Sdn\. Bhd\.$/), legal_country: 'MY', bank_accounts: [{ bank_account: expect.stringMatching(/^\d{12}$/), bank_code: 'MBB' }] });
     expect(await issuer()).toEqual(first);
+  });
+});
+
+describe("a settled purchase answers the acquirer's details of the platform's purchase.settled (issue 42)", () => {
+  type Acquired = Record<string, any>;
+  const SETTLED_AT = Date.parse(NOW) / 1000 + 3600;
+
+  /** A purchase of MYR 12.34 paid with `method` by a client named Test Buyer, settled an hour later, and its purchase.settled event. */
+  async function settledPurchase(box: Box, method: string) {
+    expect((await box.req('PUT', '/sim/v1/processing', { settlement: 'PT1H' })).status).toBe(200);
+    const purchase = await createPurchase(box, (await makeClient(box, { full_name: 'Test Buyer' })).id, { purchase: { currency: 'MYR', products: [{ name: 'Box', price: 1234 }] } });
+    const paid = (await payPurchase(box, purchase.id, { method })) as Answered;
+    await advance(box, { by: 'PT1H' });
+    const settled = (await getPurchase(box, purchase.id)) as Answered;
+    const event = (await events(box)).find((entry) => entry.object_id === purchase.id && entry.event_type === 'purchase.settled')!;
+    return { paid, settled, delivered: event.payload as Answered };
+  }
+
+  const ACQUIRER_KEYS = ['acquirer', 'terminal_id', 'terminal_uid', 'processing_tx_id'];
+  const ATTEMPT_KEYS = [...ACQUIRER_KEYS, 'is_internal', 'markup_amount', 'processing_fee', 'pricing_details', 'processing_status', 'pricing_calculated', 'related_payment_id'];
+
+  it('FPX: acquirer fpx, terminal EX and 8 digits, a 7-digit transaction number, on the transaction data and the paying attempt; none of it before settlement', async () => {
+    const box = await sandboxAt(h, NOW);
+    const { paid, settled, delivered } = await settledPurchase(box, 'fpx');
+    // purchase.paid of the platform has none of these; neither has the paid purchase here.
+    for (const key of ACQUIRER_KEYS) expect(paid.transaction_data).not.toHaveProperty(key);
+    for (const key of ATTEMPT_KEYS) expect(paid.transaction_data.attempts[0]).not.toHaveProperty(key);
+    expect(paid).not.toHaveProperty('can_mark_as_refunded');
+    expect(paid.transaction_data.extra).toEqual({});
+
+    const data = settled.transaction_data as Acquired;
+    expect(data).toMatchObject({ acquirer: 'fpx', terminal_id: expect.stringMatching(/^EX\d{8}$/), processing_tx_id: expect.stringMatching(/^[1-9]\d{6}$/) });
+    expect(data.terminal_uid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    const [attempt] = data.attempts as Acquired[];
+    expect(attempt).toMatchObject({
+      type: 'execute',
+      successful: true,
+      acquirer: 'fpx',
+      terminal_id: data.terminal_id,
+      terminal_uid: data.terminal_uid,
+      processing_tx_id: data.processing_tx_id,
+      is_internal: false,
+      markup_amount: 0,
+      processing_fee: 0,
+      pricing_details: 'ok',
+      processing_status: '00',
+      pricing_calculated: true,
+      related_payment_id: null,
+    });
+    expect(settled).toMatchObject({ status: 'paid', can_mark_as_refunded: false, audit_log_entries: [] });
+    expect(delivered.transaction_data).toEqual(settled.transaction_data);
+  });
+
+  it("FPX: the AR and AC messages name the purchase, its amount, the terminal and the payment's instant (UTC for the seller, Malaysian for FPX), in both extras", async () => {
+    const box = await sandboxAt(h, NOW);
+    const { settled } = await settledPurchase(box, 'fpx');
+    const data = settled.transaction_data as Acquired;
+    const paidOn = (settled.payment as { paid_on: number }).paid_on;
+    const utc = new Date(paidOn * 1000).toISOString().slice(0, 19).replace(/\D/g, '');
+    const myt = new Date((paidOn + 8 * 3600) * 1000).toISOString().slice(0, 19).replace(/\D/g, '');
+    const { settlement, user_web_browser_data: request, webhook_payload: answer } = data.extra;
+    expect(settlement).toEqual({ settled_on: SETTLED_AT });
+    expect(request).toMatchObject({
+      fpx_msgType: 'AR',
+      fpx_version: '7.0',
+      fpx_msgToken: '01',
+      fpx_sellerOrderNo: settled.id,
+      fpx_sellerExOrderNo: data.processing_tx_id,
+      fpx_sellerExId: data.terminal_id,
+      fpx_sellerId: expect.stringMatching(/^SE\d{8}$/),
+      fpx_txnAmount: '12.34',
+      fpx_txnCurrency: 'MYR',
+      fpx_sellerTxnTime: utc,
+      fpx_buyerName: 'Test Buyer',
+      fpx_buyerBankId: 'TEST0021',
+      fpx_checkSum: expect.stringMatching(/^[0-9A-F]{512}$/),
+    });
+    expect(answer).toMatchObject({
+      fpx_msgType: ['AC'],
+      fpx_debitAuthCode: ['00'],
+      fpx_creditAuthCode: ['00'],
+      fpx_sellerId: [request.fpx_sellerId],
+      fpx_sellerOrderNo: [settled.id],
+      fpx_sellerExOrderNo: [data.processing_tx_id],
+      fpx_txnAmount: ['12.34'],
+      fpx_sellerTxnTime: [utc],
+      fpx_fpxTxnTime: [myt],
+      fpx_fpxTxnId: [expect.stringMatching(new RegExp(`^${myt.slice(2)}\\d{4}$`))],
+    });
+    for (const values of Object.values(answer as Record<string, unknown>)) expect(values).toEqual([expect.any(String)]);
+    for (const value of Object.values(request as Record<string, unknown>)) expect(typeof value).toBe('string');
+    // The attempt that paid carries the same messages, without the settlement.
+    expect(data.attempts[0].extra).toEqual({ user_web_browser_data: request, webhook_payload: answer });
+  });
+
+  it('the details follow from the sandbox and the purchase: the same seed answers the same; another purchase of the sandbox has the same terminal and its own transaction number', async () => {
+    const seeded = async () => {
+      const { token, brandId } = await h.newSandbox({ now: NOW, seed: 42 });
+      return (await settledPurchase(tokenBox(h, token, brandId), 'fpx')).settled.transaction_data as Acquired;
+    };
+    const first = await seeded();
+    expect(await seeded()).toEqual(first);
+    const box = await sandboxAt(h, NOW);
+    const one = (await settledPurchase(box, 'fpx')).settled.transaction_data as Acquired;
+    const two = (await settledPurchase(box, 'fpx')).settled.transaction_data as Acquired;
+    expect([two.terminal_id, two.terminal_uid]).toEqual([one.terminal_id, one.terminal_uid]);
+    expect(two.processing_tx_id).not.toBe(one.processing_tx_id);
+  });
+
+  it('a card: the acquirer is the method, the terminal 8 digits, the card and the settlement in extra and no FPX messages; a captured hold carries them on its capture', async () => {
+    const box = await sandboxAt(h, NOW);
+    const { settled } = await settledPurchase(box, 'visa');
+    const data = settled.transaction_data as Acquired;
+    expect(data).toMatchObject({ acquirer: 'visa', terminal_id: expect.stringMatching(/^\d{8}$/) });
+    expect(data.extra).toMatchObject({ card_brand: 'visa', settlement: { settled_on: SETTLED_AT } });
+    expect(data.extra).not.toHaveProperty('webhook_payload');
+    expect(data.attempts[0]).toMatchObject({ acquirer: 'visa', processing_tx_id: data.processing_tx_id, extra: { card_brand: 'visa' } });
+
+    const held = await createPurchase(box, (await makeClient(box)).id, { skip_capture: true });
+    await payPurchase(box, held.id, { method: 'mastercard' });
+    expect((await box.req('POST', `/api/v1/purchases/${held.id}/capture/`, {})).status).toBe(200);
+    await advance(box, { by: 'PT1H' });
+    const [capture, authorize] = ((await getPurchase(box, held.id)) as Answered).transaction_data.attempts as Acquired[];
+    expect(capture).toMatchObject({ type: 'capture', acquirer: 'mastercard' });
+    expect(authorize!.type).toBe('authorize');
+    expect(authorize).not.toHaveProperty('acquirer');
+  });
+
+  it('openapi.yaml validates the settled purchase as GET answers it and as purchase.settled delivers it', async () => {
+    const box = await sandboxAt(h, NOW);
+    const { settled, delivered } = await settledPurchase(box, 'fpx');
+    for (const { event_type: _event, ...body } of [settled, delivered]) {
+      const findings = await documentFindings('GET', `/api/v1/purchases/${settled.id}/`, { status: 200, headers: { 'content-type': 'application/json' }, body });
+      expect(findings.violations).toEqual([]);
+    }
   });
 });

@@ -4,15 +4,17 @@
 // (test/platform-objects/, with its source) is compared with the simulator's delivery of the same
 // flow: every key path of the platform's must be in the simulator's, and where both carry a value
 // (not null) it has the same JSON type. Ids, times and values aside, as LocalStack compares recorded
-// answers. The platform's deliveries of events the simulator does not send yet (purchase.viewed,
-// purchase.preauthorized, the pending_* steps, purchase.settled: issue 38's gateway flows) are held
-// against the document only (test/unit/platform-objects-document.test.ts).
+// answers. The platform's deliveries of events not compared here (purchase.viewed,
+// purchase.preauthorized, the pending_* steps but pending_execute) are held against the document only
+// (test/unit/platform-objects-document.test.ts). purchase.settled is compared whole: its acquirer
+// details and FPX messages included (issue 42).
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { documentFindings } from '../../contract-tests/lib/document.ts';
 import { useHarness } from '../support/harness.ts';
 import { useReceivers } from '../support/receiver.ts';
-import { at, createPurchase, DAY, makeClient, payPurchase, sandboxAt, saveToken, typed, type Box } from '../builders/engine.ts';
+import { advance, at, createPurchase, DAY, makeClient, payPurchase, sandboxAt, saveToken, typed, type Box } from '../builders/engine.ts';
 
 const NOW = '2026-02-28T23:30:00Z';
 const h = useHarness({ now: NOW });
@@ -101,6 +103,12 @@ const FLOWS: Record<string, (box: Box, clientId: string) => Promise<unknown>> = 
     const due = await createPurchase(box, clientId, typed('TWODAY', at(NOW) + 5 * DAY));
     return box.req('POST', `/api/v1/purchases/${due.id}/charge/`, { recurring_token: token });
   },
+  // The platform's sample is an FPX payment settled later (the sandbox settles an hour after payment here).
+  'purchase.settled': async (box, clientId) => {
+    expect((await box.req('PUT', '/sim/v1/processing', { settlement: 'PT1H' })).status).toBe(200);
+    await payPurchase(box, (await createPurchase(box, clientId, inMyr)).id, { method: 'fpx' });
+    return advance(box, { by: 'PT1H' });
+  },
   'payment.refunded': async (box, clientId) => {
     const paid = await createPurchase(box, clientId, inMyr);
     await payPurchase(box, paid.id, { method: 'visa' });
@@ -121,6 +129,12 @@ describe("the simulator's deliveries carry every field of the platform's, with i
       await flow(box, clientId);
       const ours = await delivered(path, eventType);
       expect(departures(published(eventType), ours)).toEqual([]);
+      // The acquirer's details are described too: openapi.yaml takes the delivery as the purchase GET answers.
+      if (eventType === 'purchase.settled') {
+        const { event_type: _event, ...purchase } = ours as Record<string, Json>;
+        const findings = await documentFindings('GET', `/api/v1/purchases/${String(purchase.id)}/`, { status: 200, headers: { 'content-type': 'application/json' }, body: purchase });
+        expect(findings.violations).toEqual([]);
+      }
     });
   }
 });
