@@ -11,7 +11,8 @@
 // dashboard-actions.js, the creating forms (with the API's messages beside their fields) in
 // dashboard-create.js, the checkpoints in dashboard-checkpoints.js, the processing setting in
 // dashboard-processing.js and the drawing of each section in dashboard-sections.js, all loaded first;
-// this file reads the view, moves the clock, keeps the token (and greets a first visit), and starts.
+// this file reads the view, moves the clock, keeps the token (and greets a first visit), enables the
+// controls that act on a sandbox once one is read, and starts.
 
 const KEY = 'billing-sim.token';
 
@@ -29,11 +30,25 @@ function render() {
   renderDeliveries(deliveries);
 }
 
+/**
+ * Enables the controls that act on the sandbox (dashboard.ts wraps each group in a
+ * `fieldset.needs-sandbox`) once a sandbox is read, and disables them while none is: on a first
+ * visit, after "Forget token", and from the switch to another token until its sandbox is read (a
+ * refused token leaves them disabled). The title says why to a pointer and names the group to a screen reader.
+ */
+function sandboxReady(ready) {
+  for (const group of document.querySelectorAll('fieldset.needs-sandbox')) {
+    group.disabled = !ready;
+    if (ready) group.removeAttribute('title');
+    else group.title = 'Choose a sandbox first (Sandbox, at the top)';
+  }
+}
+
 /** Counts reads, so that a slow read finishing after a newer one does not draw an older view. */
 let reads = 0;
 
 async function refresh({ quiet = false } = {}) {
-  if (!token) return say('Paste a sandbox token to begin.');
+  if (!token) return say('No sandbox chosen yet: choose one above to use the controls below.');
   const read = ++reads;
   try {
     const [clock, templates, clients, purchases, events, outbox, deliveries, checkpoints, processing] = await Promise.all([
@@ -60,6 +75,7 @@ async function refresh({ quiet = false } = {}) {
     render();
     renderCheckpoints(checkpoints);
     renderProcessing(processing);
+    sandboxReady(true);
     // After an action its own result speaks; counts read before it would be stale.
     say(quiet ? '' : `Sandbox loaded: ${templates.length} template(s), ${purchases.length} purchase(s).`);
   } catch (error) {
@@ -103,6 +119,8 @@ async function useToken(next, { keepResult = false } = {}) {
   if (token) localStorage.setItem(KEY, token);
   else localStorage.removeItem(KEY);
   $('token').value = token;
+  $('forget').disabled = !token;
+  sandboxReady(false);
   showTokenInAddress();
   for (const kept of [opened, results, forms, formRows, methods]) kept.clear();
   forgetForms();
@@ -151,6 +169,8 @@ $('forget').addEventListener('click', () => {
 });
 $('new-sandbox').addEventListener('click', newSandbox);
 $('one-click').hidden = !ON_LOOPBACK;
+// With the one-click way above it, pasting is the other way; without it, the way.
+$('paste-lead').textContent = ON_LOOPBACK ? 'Or paste' : 'Paste';
 $('use-default').addEventListener('click', useDefaultSandbox);
 wireCreateForms();
 wireCheckpointForm();

@@ -132,24 +132,31 @@ const purchasesOf = (s, purchases) => purchases.filter((p) => p.billing_template
 
 /**
  * Why a subscriber needs attention, in words: failed charges (a failed attempt in a purchase's
- * transaction_data, or a failure event, whose newest gives the date), and each overdue or expired
- * purchase. A failed charge stays a warning once paid ("since paid"): the dunning happened.
+ * transaction_data, or a failure event, whose newest gives the date), then one line for each purchase
+ * still unpaid (overdue, or payable after a declined charge) and each expired one. The count of
+ * unpaid purchases on the first line is the number of unpaid lines under it, both taken from the same
+ * list: a count of the declined purchases alone said "1 purchase still unpaid" above three overdue
+ * ones that had never been charged. A failed charge stays a warning once nothing is unpaid ("since
+ * paid"): the dunning happened.
  */
 function warnings(mine, events) {
   const ids = new Set(mine.map((p) => p.id));
   const failedAttempts = mine.reduce((n, p) => n + (p.transaction_data?.attempts ?? []).filter((a) => !a.successful).length, 0);
   const failureEvents = events.filter((e) => FAILURES.has(e.event_type) && ids.has(e.object_id));
-  const failed = mine.filter((p) => declineReason(p) || failureEvents.some((e) => e.object_id === p.id));
+  const declined = (p) => Boolean(declineReason(p)) || failureEvents.some((e) => e.object_id === p.id);
+  const unpaid = mine.filter((p) => PAYABLE.has(p.status) && (p.status === 'overdue' || declined(p)));
   const out = [];
   const count = Math.max(failedAttempts, failureEvents.length);
   if (count) {
     const last = failureEvents[0] ? ` on ${utc(failureEvents[0].created_on)}` : '';
-    const reason = failed.map(declineReason).find(Boolean);
-    const unpaid = failed.filter((p) => PAYABLE.has(p.status));
+    const reason = mine.filter(declined).map(declineReason).find(Boolean);
     const after = unpaid.length ? `${unpaid.length} purchase${unpaid.length > 1 ? 's' : ''} still unpaid` : 'since paid';
     out.push(`${count} failed charge${count > 1 ? 's' : ''}, the last${last}${reason ? ` (${reason.replace(/\.$/, '')})` : ''}; ${after}`);
   }
-  for (const p of mine.filter((q) => q.status === 'overdue')) out.push(`Overdue: ${money(p.purchase.total, p.purchase.currency)} was due ${utc(p.due)} and is still unpaid`);
+  for (const p of unpaid) {
+    const amount = money(p.purchase.total, p.purchase.currency);
+    out.push(p.status === 'overdue' ? `Overdue: ${amount} was due ${utc(p.due)} and is still unpaid` : `Declined: ${amount}${p.due ? `, due ${utc(p.due)},` : ''} is still unpaid`);
+  }
   for (const p of mine.filter((q) => q.status === 'expired')) out.push(`Expired: ${money(p.purchase.total, p.purchase.currency)} was due ${utc(p.due)}; it can no longer be paid`);
   return out;
 }

@@ -90,6 +90,8 @@ const ACTIONS = `
   ul.warnings li { color: #7c2d12; background: #fff7ed; border: 1px solid #f0b27a; border-radius: 4px; padding: .15rem .5rem; margin: .2rem 0; }
   ul.warnings li::before { content: "⚠" / ""; margin-right: .35rem; }
   #attention { font-weight: 600; color: #7c2d12; }
+  fieldset.needs-sandbox { border: 0; margin: 0; padding: 0; min-width: 0; }
+  fieldset.needs-sandbox:disabled button { cursor: not-allowed; }
 `;
 
 /**
@@ -247,17 +249,29 @@ const REFUND_FORM = html`<template id="refund-form">
 </template>`;
 
 /**
- * A first visit (no token in the link or in this browser) says where the token is; on this machine's
- * own address it also offers the default sandbox in one click, which POST /ui/default-sandbox answers
- * only to this page (default-sandbox.ts). dashboard-browser.js shows and hides both.
+ * A first visit (no token in the link or in this browser) says, once, how to choose a sandbox: on this
+ * machine's own address the default sandbox in one click first (POST /ui/default-sandbox answers it
+ * only to this page, default-sandbox.ts), then pasting a token as the other way ("Or paste…"); on any
+ * other address pasting is the way ("Paste…"). dashboard-browser.js shows the one-click paragraph
+ * and words the lead of the other to match, so the box never gives two instructions at once.
  */
 const FIRST_VISIT = html`<div id="first-visit" class="alert info" hidden>
-  <p><strong>Which sandbox?</strong> When the simulator started, its terminal printed the default sandbox's token on
-    the line <code>bearer token   eyJ…</code> (in a container: <code>docker logs</code>). Copy it into the field below.</p>
+  <p><strong>Choose a sandbox to begin.</strong> The clock, clients, templates and purchases below are those of one sandbox.</p>
   <p id="one-click" hidden><button type="button" id="use-default">Use the default sandbox</button>
-    <span class="hint">This page is open on this machine's own address, so the simulator can hand it the token itself.</span></p>
+    <span class="hint">The sandbox the simulator made when it started: this page is open on this machine's own address, so the simulator can hand it the token itself.</span></p>
   <p id="one-click-result" class="result" role="status" aria-live="polite"></p>
+  <p id="paste-token"><span id="paste-lead">Paste</span> a sandbox's token into the field below: when the simulator started, its terminal
+    printed the default sandbox's token on the line <code>bearer token   eyJ…</code> (in a container: <code>docker logs</code>).
+    "New sandbox with fixtures", under the field, makes a fresh sandbox instead.</p>
 </div>`;
+
+/**
+ * The controls that act on the sandbox in use, each group wrapped in one of these: disabled (with all
+ * it holds) until a sandbox is read, so that "+1 day" or "Save processing" cannot be pressed before
+ * there is a sandbox to act on (dashboard-browser.js enables them). A fieldset's own disabled state
+ * leaves the controls' own, which an action under way sets and clears, as it is.
+ */
+const needsSandbox = (controls: SafeHtml) => html`<fieldset class="needs-sandbox" disabled>${controls}</fieldset>`;
 
 /**
  * PUT /sim/v1/processing: how long the platform's pending steps last and when a paid purchase is
@@ -289,8 +303,8 @@ export function dashboardPage(): string {
       <button type="button" id="forget" class="secondary">Forget token</button>
     </form>
     <p class="hint" id="token-hint">The token in use is kept in this browser (localStorage) and in this page's address
-      (<code>#token=…</code>): copy the address to share the sandbox. <code>npm start</code> prints the default sandbox's
-      token; <code>POST /sim/v1/sandboxes</code> answers a new sandbox's. The <a href="/docs">API reference</a> can try requests.</p>
+      (<code>#token=…</code>): copy the address to share the sandbox. <code>POST /sim/v1/sandboxes</code> answers a new
+      sandbox's token; the <a href="/docs">API reference</a> can try requests.</p>
     <p id="message" role="status" aria-live="polite"></p>
     <div class="row">
       <button type="button" id="new-sandbox" class="secondary">New sandbox with fixtures</button>
@@ -301,40 +315,25 @@ export function dashboardPage(): string {
   <section aria-labelledby="clock-heading">
     <h2 id="clock-heading">Clock</h2>
     <p>Sandbox time: <output id="clock-now">—</output> <span id="clock-frozen"></span></p>
-    <div class="row" role="group" aria-label="Advance the clock by">
+    ${needsSandbox(html`<div class="row" role="group" aria-label="Advance the clock by">
       ${ADVANCES.map((step) => html`<button type="button" class="advance" data-by="${step.by}">${step.label}</button>`)}
     </div>
     <form id="advance-form" class="row">
       <label for="advance-date">Advance to date (00:00 UTC)</label>
       <input type="date" id="advance-date" name="to" required>
       <button type="submit">Advance to date</button>
-    </form>
+    </form>`)}
     <p id="processed" class="hint" role="status" aria-live="polite"></p>
-  </section>
-  <section aria-labelledby="processing-heading">
-    <h2 id="processing-heading">Processing</h2>
-    <p id="processing-now" class="hint"></p>
-    ${PROCESSING_FORM}
-  </section>
-  <section aria-labelledby="checkpoints-heading">
-    <h2 id="checkpoints-heading">Checkpoints</h2>
-    <form id="checkpoint-form" class="row">
-      <label for="checkpoint-name">Name (optional)</label>
-      <input type="text" id="checkpoint-name" name="name" maxlength="100" size="30" autocomplete="off">
-      <button type="submit">Take checkpoint</button>
-    </form>
-    <p id="checkpoint-result" class="result" role="status" aria-live="polite"></p>
-    <div id="checkpoints"><p class="hint">The whole sandbox, clock included, kept to go back to: try one path past a renewal, restore, try another.</p></div>
   </section>
   <section aria-labelledby="clients-heading">
     <h2 id="clients-heading">Clients</h2>
     <div id="clients"><p class="hint">The sandbox's clients, newest first.</p></div>
-    ${CLIENT_FORM}
+    ${needsSandbox(CLIENT_FORM)}
   </section>
   <section aria-labelledby="templates-heading">
     <h2 id="templates-heading">Billing templates</h2>
-    <div id="templates"><p class="hint">Paste a token to see the sandbox.</p></div>
-    ${TEMPLATE_FORM}
+    <div id="templates"><p class="hint">The sandbox's billing templates: add a subscriber to one, or send an invoice of it.</p></div>
+    ${needsSandbox(TEMPLATE_FORM)}
   </section>
   <section aria-labelledby="subscribers-heading">
     <h2 id="subscribers-heading">Subscribers</h2>
@@ -344,6 +343,21 @@ export function dashboardPage(): string {
   ${section('purchases', 'Purchases', 'Every purchase of the sandbox, newest first: its status, what can still be refunded, and what happened to the money.')}
   ${section('outbox', 'Outbox', 'The e-mails the sandbox "sent".')}
   ${section('deliveries', 'Webhook deliveries', 'Deliveries to webhooks and success_callbacks, newest first; a mark shows one that delivery chaos sent twice or late.')}
+  <section aria-labelledby="checkpoints-heading">
+    <h2 id="checkpoints-heading">Checkpoints</h2>
+    ${needsSandbox(html`<form id="checkpoint-form" class="row">
+      <label for="checkpoint-name">Name (optional)</label>
+      <input type="text" id="checkpoint-name" name="name" maxlength="100" size="30" autocomplete="off">
+      <button type="submit">Take checkpoint</button>
+    </form>`)}
+    <p id="checkpoint-result" class="result" role="status" aria-live="polite"></p>
+    <div id="checkpoints"><p class="hint">The whole sandbox, clock included, kept to go back to: try one path past a renewal, restore, try another.</p></div>
+  </section>
+  <section aria-labelledby="processing-heading">
+    <h2 id="processing-heading">Processing</h2>
+    <p id="processing-now" class="hint"></p>
+    ${needsSandbox(PROCESSING_FORM)}
+  </section>
 </main>
 ${PAY_FORM}
 ${REFUND_FORM}

@@ -141,6 +141,7 @@ describe('QA dashboard: actions', () => {
       await page.getByRole('button', { name: '+1 month' }).click();
       await expect.poll(() => card.locator('.warnings li').allTextContents()).toEqual([
         '1 failed charge, the last on 2026-02-28 00:00 UTC (Insufficient funds); 1 purchase still unpaid',
+        'Declined: €29.90, due 2026-03-07 00:00 UTC, is still unpaid',
       ]);
       await page.getByRole('button', { name: '+1 month' }).click();
       await expect.poll(() => page.locator('#processed').textContent()).toMatch(/^Advanced to 2026-03-28T12:00:00.000Z: /);

@@ -44,8 +44,16 @@ describe('QA dashboard: a first visit', () => {
       await page.goto(`${local}/`);
       const welcome = page.locator('#first-visit');
       await welcome.waitFor();
-      expect(await welcome.textContent()).toMatch(/terminal printed the default sandbox's token on\s+the line bearer token {3}eyJ…/);
-      expect(await page.locator('#message').textContent()).toBe('Paste a sandbox token to begin.');
+      // One instruction, then its alternative: the one-click way first, pasting the token as the other way (issue 42:
+      // "Copy it into the field below" right above the one-click button told the first-time user two things at once).
+      const paragraphs = (await welcome.locator('p:visible').allInnerTexts()).map((text) => text.replace(/\s+/g, ' ').trim());
+      expect(paragraphs).toEqual([
+        'Choose a sandbox to begin. The clock, clients, templates and purchases below are those of one sandbox.',
+        'Use the default sandbox The sandbox the simulator made when it started: this page is open on this machine\'s own address, so the simulator can hand it the token itself.',
+        expect.stringMatching(/^Or paste a sandbox's token into the field below: when the simulator started, its terminal printed the default sandbox's token on the line bearer token eyJ… \(in a container: docker logs\)\. "New sandbox with fixtures", under the field, makes a fresh sandbox instead\.$/),
+      ]);
+      expect(await welcome.locator('code').first().textContent()).toBe('bearer token   eyJ…');
+      expect(await page.locator('#message').textContent()).toBe('No sandbox chosen yet: choose one above to use the controls below.');
       await screenshot(page, 'dashboard-first-visit', page.locator('section[aria-labelledby="sandbox-heading"]'));
 
       await page.getByRole('button', { name: 'Use the default sandbox' }).click();
@@ -72,6 +80,8 @@ describe('QA dashboard: a first visit', () => {
       await page.locator('#first-visit').waitFor();
       expect(await page.locator('#one-click').isHidden()).toBe(true);
       expect(await page.getByRole('button', { name: 'Use the default sandbox' }).count()).toBe(0);
+      // Pasting is then the way, not an alternative to one.
+      expect(await page.locator('#paste-token').textContent()).toMatch(/^Paste a sandbox's token into the field below/);
       // A pasted token still works.
       await page.getByLabel('Sandbox token (bearer JWT)').fill(sim.token);
       await page.getByRole('button', { name: 'Use this sandbox' }).click();

@@ -5,7 +5,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { useHarness } from '../support/harness.ts';
-import { advance, makeClient, makeTemplate, payPurchase, sandboxAt, subscribe, subscriberBody, type Box } from '../builders/engine.ts';
+import { advance, makeClient, makeTemplate, payPurchase, purchases, sandboxAt, subscribe, subscriberBody, type Box } from '../builders/engine.ts';
 import { useBrowser, screenshot } from './browser.ts';
 import { openDashboard, subscriberCard } from './dashboard-page.ts';
 
@@ -40,6 +40,8 @@ describe('QA dashboard: warnings', () => {
       const warningsOf = (id: string) => subscriberCard(page, id).getByRole('list', { name: /^Warnings about/ }).getByRole('listitem').allTextContents();
       expect(await warningsOf(declining.id)).toEqual([
         '2 failed charges, the last on 2026-03-30 00:00 UTC (Insufficient funds); 2 purchases still unpaid',
+        // Declined on Mar 30 and not yet past its due: unpaid too, so the count above has a line for each (newest first).
+        'Declined: €29.90, due 2026-04-06 00:00 UTC, is still unpaid',
         'Overdue: €29.90 was due 2026-03-07 00:00 UTC and is still unpaid',
       ]);
       // Still "active" for the API: the warning is the dashboard's reading of its purchases.
@@ -61,6 +63,41 @@ describe('QA dashboard: warnings', () => {
     }
   });
 
+  it('the count of unpaid purchases agrees with the lines under it: one declined charge and three overdue invoices say "3 purchases still unpaid" above three lines (issue 42)', async () => {
+    const box = await sandboxAt(h, '2026-01-30T12:00:00Z');
+    const gym = await makeTemplate(box, { title: 'Gym monthly' });
+    const client = await makeClient(box, { email: 'ada@example.com' });
+    const { subscriber, purchase } = await subscribe(box, gym.id, subscriberBody(client.id, '2026-02-05'));
+    // Paid without saving the card: each later billing is an invoice to pay, never an automatic charge.
+    await payPurchase(box, purchase!.id);
+    await advance(box, { to: '2026-03-01T00:00:00Z' });
+    const [february] = (await purchases(box)).filter((p) => p.id !== purchase!.id);
+    // The tester declines February's invoice once; March's and April's are never tried.
+    await payPurchase(box, february!.id, { outcome: 'failure' });
+    await advance(box, { to: '2026-05-20T00:00:00Z' });
+    const overdue = (await purchases(box)).filter((p) => p.status === 'overdue');
+    expect(overdue.map((p) => p.due), 'Feb 28, Mar 30 and Apr 30, each due 7 days later').toEqual(
+      ['2026-05-07', '2026-04-06', '2026-03-07'].map((day) => Date.parse(`${day}T00:00:00Z`) / 1000),
+    );
+
+    const { page, close } = await browser.open();
+    try {
+      await openDashboard(page, h.origin, box.token);
+      const lines = await subscriberCard(page, subscriber.id).locator('.warnings li').allTextContents();
+      expect(lines).toEqual([
+        '1 failed charge, the last on 2026-03-01 00:00 UTC (Insufficient funds); 3 purchases still unpaid',
+        'Overdue: €29.90 was due 2026-05-07 00:00 UTC and is still unpaid',
+        'Overdue: €29.90 was due 2026-04-06 00:00 UTC and is still unpaid',
+        'Overdue: €29.90 was due 2026-03-07 00:00 UTC and is still unpaid',
+      ]);
+      // The purchases table below shows the same three as overdue.
+      expect(await page.locator('#purchases [data-status=overdue]').count()).toBe(3);
+      await screenshot(page, 'dashboard-warnings-count', subscriberCard(page, subscriber.id));
+    } finally {
+      await close();
+    }
+  });
+
   it('a charge declined once and then paid stays marked, as "since paid"', async () => {
     const box = await sandboxAt(h, '2026-01-30T12:00:00Z');
     const gym = await makeTemplate(box, { title: 'Gym monthly' });
@@ -70,7 +107,10 @@ describe('QA dashboard: warnings', () => {
     try {
       await openDashboard(page, h.origin, box.token);
       const card = subscriberCard(page, subscriber.id);
-      expect(await card.locator('.warnings li').allTextContents()).toEqual(['1 failed charge, the last on 2026-02-28 00:00 UTC (Insufficient funds); 1 purchase still unpaid']);
+      expect(await card.locator('.warnings li').allTextContents()).toEqual([
+        '1 failed charge, the last on 2026-02-28 00:00 UTC (Insufficient funds); 1 purchase still unpaid',
+        'Declined: €29.90, due 2026-03-07 00:00 UTC, is still unpaid',
+      ]);
       // The tester pays the declined purchase from the dashboard: the mark stays, saying it was paid since.
       const declined = page.locator('#purchases tr[data-purchase]').first();
       await declined.getByRole('button', { name: /^Pay…/ }).click();

@@ -91,11 +91,69 @@ describe('QA dashboard', () => {
     }
   });
 
+  it('before a sandbox is chosen every control that acts on one is disabled ("+1 day", "Save processing", the creating forms…), and choosing one enables them; a refused token or "Forget token" disables them again (issue 42)', async () => {
+    const box = await sandboxAt(h, '2026-01-30T12:00:00Z');
+    const { page, close } = await browser.open();
+    try {
+      await page.goto(`${h.origin}/`);
+      const button = (name: string) => page.getByRole('button', { name, exact: true });
+      const needSandbox = [
+        button('+1 day'), button('+1 week'), button('+1 month'), page.getByLabel('Advance to date (00:00 UTC)'), button('Advance to date'),
+        page.getByLabel('E-mail', { exact: true }), button('Create client'), page.getByLabel('Title', { exact: true }), button('Create template'),
+        page.getByLabel('Name (optional)'), button('Take checkpoint'),
+        page.getByLabel('Pending steps last'), button('Save processing'), button('Forget token'),
+      ];
+      const disabled = () => Promise.all(needSandbox.map((control) => control.isDisabled()));
+      const none = needSandbox.map(() => true);
+      expect(await disabled(), 'no sandbox yet').toEqual(none);
+      // What chooses a sandbox stays usable.
+      for (const free of [page.getByLabel('Sandbox token (bearer JWT)'), button('Use this sandbox'), button('New sandbox with fixtures')]) {
+        expect(await free.isEnabled()).toBe(true);
+      }
+      // Each disabled group says why, to a pointer (its tooltip) and to a screen reader (the group's name).
+      const groups = page.locator('fieldset.needs-sandbox');
+      expect(new Set(await groups.evaluateAll((nodes) => nodes.map((node) => node.getAttribute('title'))))).toEqual(new Set(['Choose a sandbox first (Sandbox, at the top)']));
+      await screenshot(page, 'dashboard-no-sandbox');
+
+      // A token the API refuses is no sandbox either.
+      await page.getByLabel('Sandbox token (bearer JWT)').fill('not-a-token');
+      await button('Use this sandbox').click();
+      await expect.poll(() => page.locator('#message').textContent()).toMatch(/→ 401/);
+      expect((await disabled()).slice(0, -1), 'a refused token').toEqual(none.slice(0, -1));
+      expect(await button('Forget token').isEnabled(), 'a refused token can be forgotten').toBe(true);
+
+      await page.getByLabel('Sandbox token (bearer JWT)').fill(box.token);
+      await button('Use this sandbox').click();
+      await expect.poll(disabled).toEqual(needSandbox.map(() => false));
+      expect(await groups.evaluateAll((nodes) => nodes.filter((node) => node.hasAttribute('title')).length)).toBe(0);
+      await button('+1 day').click();
+      await expect.poll(() => page.locator('#clock-now').textContent()).toBe('2026-01-31T12:00:00.000Z');
+
+      await button('Forget token').click();
+      await expect.poll(disabled).toEqual(none);
+    } finally {
+      await close();
+    }
+  });
+
+  it('the sections come in the order a tester uses them: the sandbox and its clock, its objects, what it sent, then the advanced settings (issue 42)', async () => {
+    const box = await sandboxAt(h, '2026-01-30T12:00:00Z');
+    const { page, close } = await browser.open();
+    try {
+      await openDashboard(page, h.origin, box.token);
+      expect(await page.locator('main > section > h2').allTextContents()).toEqual([
+        'Sandbox', 'Clock', 'Clients', 'Billing templates', 'Subscribers', 'Purchases', 'Outbox', 'Webhook deliveries', 'Checkpoints', 'Processing',
+      ]);
+    } finally {
+      await close();
+    }
+  });
+
   it('a refused token is said so on the page, not thrown away silently', async () => {
     const { page, close } = await browser.open();
     try {
       await page.goto(`${h.origin}/`);
-      expect(await page.locator('#message').textContent()).toBe('Paste a sandbox token to begin.');
+      expect(await page.locator('#message').textContent()).toBe('No sandbox chosen yet: choose one above to use the controls below.');
       await page.getByLabel('Sandbox token (bearer JWT)').fill('not-a-token');
       await page.keyboard.press('Enter');
       await expect.poll(() => page.locator('#message').textContent()).toMatch(/→ 401/);
