@@ -12,7 +12,7 @@ import { NOT_FINITE, TOO_DEEP } from './beyond-schema.ts';
 import { ERROR_MESSAGE_KEYWORD } from './schemas.ts';
 
 const FORMAT_HINTS: Record<string, string> = {
-  date: 'Enter a date as YYYY-MM-DD.',
+  date: 'Enter a date as YYYY-MM-DD, such as 2026-09-21.',
   'date-time': 'Enter an ISO-8601 date-time between years 0000 and 9999 without a leap second, such as 2026-01-31T00:00:00Z.',
   uuid: 'Enter a valid UUID.',
   email: 'Enter a valid email address.',
