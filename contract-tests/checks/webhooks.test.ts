@@ -94,6 +94,25 @@ describe('webhooks', () => {
 
   check(
     {
+      id: 'WH-CALLBACK-URL',
+      title: "a webhook's callback is checked as Django's URLValidator checks a URL: localhost:9000/hook (no scheme) → 400 invalid naming callback, on create and PUT, the webhook unchanged; https://shop.example.com/cb?a=1|2 is taken",
+      // Informative: the platform publishes no rule for callback; that its URL fields are Django's is inferred.
+      level: 'informative',
+      cites: `docs/behaviour.md#url-fields: "Anything else → 400 invalid naming the field"; docs/fidelity.md#request-fields: "checked as Django's URLValidator checks them"; ${REFUSAL_BODY}`,
+    },
+    async (ctx) =>
+      withWebhooks(ctx, async ({ make }) => {
+        expectErrorAt(await ctx.api.post('/webhooks/', { title: 'contract', callback: 'localhost:9000/hook', events: ['purchase.paid'] }), [['callback', 'invalid']], { alone: true });
+        const made = await make({ events: ['purchase.paid'] });
+        expectErrorAt(await ctx.api.put(`/webhooks/${made.id}/`, { title: 'contract', callback: 'localhost:9000/hook', events: ['purchase.paid'] }), [['callback', 'invalid']], { alone: true });
+        expect(expectStatus(await ctx.api.get(`/webhooks/${made.id}/`), 200, 'get webhook'), 'a refused PUT changes nothing').toEqual(made);
+        const piped = await make({ callback: 'https://shop.example.com/cb?a=1|2', events: ['purchase.paid'] });
+        expect(piped.callback).toBe('https://shop.example.com/cb?a=1|2');
+      }),
+  );
+
+  check(
+    {
       id: 'WH-ALL-EVENTS',
       title: 'a webhook with all_events true needs no events; one with events has all_events false; without either → 400',
       cites: `openapi.yaml#/components/schemas/WebhookFields/properties/all_events; ${FIDELITY}: "Either this or all_events"; ${REFUSAL_BODY}`,

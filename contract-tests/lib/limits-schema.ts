@@ -136,6 +136,10 @@ export const isWhitelistItem = (path: Path) => path.length >= 2 && path[path.len
 /** The start of an http(s) URL of any length from its own: a merchant's redirect or callback. */
 const URL_STEM = 'https://shop.example.com/';
 
+/** A field whose pattern takes URLs (`HttpUrl`, `MerchantUrl`): the pattern itself is asked, as it spells the scheme in either case. */
+const isUrlField = (field: Field): boolean =>
+  typeof field.node.pattern === 'string' && new RegExp(field.node.pattern, 'u').test(`${URL_STEM}a`) && !new RegExp(field.node.pattern, 'u').test('a');
+
 /**
  * A string of exactly n characters that is valid for the field, or undefined when none is known
  * (e.g. no IANA time zone is 64 characters long). With `anyValue` any string of that length will
@@ -145,7 +149,7 @@ export async function text(g: Gen, field: Field, n: number, anyValue: boolean): 
   // An e-mail may also be checked only when not empty (`if: {minLength: 1}, then: {format: email}`).
   if (field.node.format === 'email' || field.node.then?.format === 'email') return n >= 6 ? emailOfLength(n) : undefined;
   if (anyValue) return 'a'.repeat(n);
-  if (typeof field.node.pattern === 'string' && /^(\^\$\|)?\^https\?:\/\//.test(field.node.pattern)) return n >= URL_STEM.length ? URL_STEM + 'a'.repeat(n - URL_STEM.length) : undefined;
+  if (isUrlField(field)) return n >= URL_STEM.length ? URL_STEM + 'a'.repeat(n - URL_STEM.length) : undefined;
   if (field.node.format || field.node.pattern) return undefined;
   const name = leafName(field.path);
   if (name === 'timezone') return n === 3 ? 'UTC' : undefined;

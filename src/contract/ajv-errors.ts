@@ -1,14 +1,18 @@
 // Turns ajv's errors into DESIGN.md's error body: the dotted path of the field
 // (`/purchase/products/0/price` → `purchase.products.0.price`, a missing property appended to its
-// parent's path) mapped to the catalogue's message and code.
+// parent's path) mapped to the catalogue's message and code. Where the document gives a schema's
+// keyword words of its own (`x-error-message: {pattern: …}`, read from ajv's `parentSchema`, which
+// `verbose` puts on each error), they replace the catalogue's message and the code stays: no
+// regex (`^P(?!$)(\d+Y)?…`) and no bare "Expected integer." reaches a user.
 
 import type { ErrorObject } from 'ajv';
 import { ALL, emptyFieldErrors, errors, type ErrorDetail, type FieldErrors } from '../domain/errors.ts';
 import { MAX_BODY_DEPTH, MAX_ERRORS } from './limits.ts';
 import { NOT_FINITE, TOO_DEEP } from './beyond-schema.ts';
+import { ERROR_MESSAGE_KEYWORD } from './schemas.ts';
 
 const FORMAT_HINTS: Record<string, string> = {
-  date: 'Enter a date as YYYY-MM-DD.',
+  date: 'Enter a date as YYYY-MM-DD, such as 2026-09-21.',
   'date-time': 'Enter an ISO-8601 date-time between years 0000 and 9999 without a leap second, such as 2026-01-31T00:00:00Z.',
   uuid: 'Enter a valid UUID.',
   email: 'Enter a valid email address.',
@@ -64,7 +68,8 @@ function describe(error: ErrorObject): [string, ErrorDetail] | undefined {
     case 'format':
       return at(errors.invalid(FORMAT_HINTS[params.format as string] ?? `Expected format ${String(params.format)}.`));
     case 'pattern':
-      return at(errors.invalid(`Does not match the pattern ${String(params.pattern)}.`));
+      // Every pattern of openapi.yaml has its words (test/unit/openapi-document.test.ts): this is for a schema from elsewhere.
+      return at(errors.invalid('Enter a value in the form this field takes (openapi.yaml describes it).'));
     case 'uniqueItems':
       return at(errors.invalid(`Items ${String(params.j)} and ${String(params.i)} are the same.`));
     case 'minProperties':
@@ -74,6 +79,23 @@ function describe(error: ErrorObject): [string, ErrorDetail] | undefined {
       // Combinators (allOf, oneOf, if) only summarise errors reported by their branches.
       return undefined;
   }
+}
+
+/** The document's words for this error's keyword, beside the schema that refused (`x-error-message`). */
+function ownWords(error: ErrorObject): string | undefined {
+  const words = (error.parentSchema as Record<string, unknown> | undefined)?.[ERROR_MESSAGE_KEYWORD] as Record<string, unknown> | undefined;
+  const said = words?.[error.keyword];
+  return typeof said === 'string' ? said : undefined;
+}
+
+/**
+ * The error as the body lists it: the document's words where it has them. A null sent for a field
+ * that takes none keeps DRF's "This field may not be null.", whatever the field's words for a wrong type.
+ */
+function described(error: ErrorObject): [string, ErrorDetail] | undefined {
+  const found = describe(error);
+  const words = found && found[1].code !== 'null' ? ownWords(error) : undefined;
+  return found && words ? [found[0], { ...found[1], message: words }] : found;
 }
 
 /**
@@ -90,9 +112,9 @@ export function toFieldErrors(ajvErrors: readonly ErrorObject[], stopped = false
   // branch reports its own, and the one invalid_choice answered names them all.
   const choices = new Map<string, unknown[]>();
   for (const error of ajvErrors) {
-    const described = describe(error);
-    if (!described) continue;
-    const [field, detail] = described;
+    const one = described(error);
+    if (!one) continue;
+    const [field, detail] = one;
     const list = (fields[field] ??= []);
     const seen = list.findIndex((listed) => listed.code === detail.code);
     if (error.keyword === 'enum') {

@@ -5,7 +5,8 @@
 // item by item (`lazyItems`), and a validation stops once it has too many errors (error-budget.ts).
 // `x-default` is the document's default of a body field (openapi.yaml's header says why it is not
 // `default`): an annotation, which ajv is told about and never applies. So is `x-simulator-only`,
-// which marks what the real platform does not have (DESIGN.md §9).
+// which marks what the real platform does not have (DESIGN.md §9), and `x-error-message`, the words
+// a refusal of that schema's keyword says (ajv-errors.ts reads it from the error's parentSchema).
 
 import type { AnySchema, ValidateFunction } from 'ajv';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
@@ -22,6 +23,13 @@ export const DEFAULT_KEYWORD = 'x-default';
 
 /** Marks an operation, field or value only the simulator has: the contract suite never requires it. */
 export const SIMULATOR_ONLY_KEYWORD = 'x-simulator-only';
+
+/**
+ * Keyword → what a refusal by that keyword says, in words a person acts on: `x-error-message:
+ * {pattern: "Enter a three-letter ISO 4217 currency code in capitals, such as EUR."}` beside
+ * `pattern: '^[A-Z]{3}$'`, so that no regex reaches a user. The code stays the keyword's.
+ */
+export const ERROR_MESSAGE_KEYWORD = 'x-error-message';
 
 export function rewriteRefs<T>(node: T): T {
   if (Array.isArray(node)) return node.map(rewriteRefs) as T;
@@ -74,6 +82,7 @@ function createAjv(doc: OpenAPIV3_1.Document, coerce: boolean, allErrors = true)
   ajv.addKeyword(errorBudgetKeyword);
   ajv.addKeyword(DEFAULT_KEYWORD);
   ajv.addKeyword(SIMULATOR_ONLY_KEYWORD);
+  ajv.addKeyword(ERROR_MESSAGE_KEYWORD);
   for (const [name, schema] of Object.entries(doc.components?.schemas ?? {})) {
     ajv.addSchema(rewriteRefs(schema), SCHEMA_BASE + name);
   }

@@ -100,8 +100,9 @@ export const errors = {
   required: (message = 'This field is required.'): ErrorDetail => ({ message, code: 'required' }),
   null: (): ErrorDetail => ({ message: 'This field may not be null.', code: 'null' }),
   invalid: (message = 'Enter a valid value.'): ErrorDetail => ({ message, code: 'invalid' }),
-  minValue: (limit: number | string): ErrorDetail => ({
-    message: `Ensure this value is greater than or equal to ${limit}.`,
+  /** DRF's words, and with `why` the rule that sets the limit, in the spec's words where it has them. */
+  minValue: (limit: number | string, why?: string): ErrorDetail => ({
+    message: `Ensure this value is greater than or equal to ${limit}${why ? `: ${why}` : ''}.`,
     code: 'min_value',
   }),
   greaterThan: (limit: number): ErrorDetail => ({ message: `Ensure this value is greater than ${limit}.`, code: 'min_value' }),

@@ -28,6 +28,10 @@ export interface SubscriberScope {
 /** "Minimum: today plus 4 days." */
 const earliestDate = (today: string): string => addDays(today, 4);
 
+/** Why a date before earliestDate is refused, in the spec's words, with the day it counts from. */
+const earliestWhy = (today: string, template: BillingTemplate): string =>
+  `the minimum is today plus 4 days, and today is ${today} (${template.purchase.timezone}, the template's time zone)`;
+
 function checkServiceType(errs: ErrorCollector, serviceType: ServiceType, template: BillingTemplate): void {
   // DESIGN.md §4.8: the execution time must fit in the due period of the purchases it will collect.
   if (EXECUTION_DAYS[serviceType] > minimumDays(template.subscription_due_period, template.subscription_due_period_units)) {
@@ -57,7 +61,7 @@ export function newSubscriber(input: Input, scope: SubscriberScope, ctx: Context
 
   const deduction = input.subscription_deduction_date as string;
   const earliest = earliestDate(today);
-  if (compareDates(deduction, earliest) < 0) errs.add('subscription_deduction_date', errors.minValue(earliest));
+  if (compareDates(deduction, earliest) < 0) errs.add('subscription_deduction_date', errors.minValue(earliest, earliestWhy(today, template)));
   checkMandate(errs, input.mandate_expiry_date as string, deduction);
 
   const firstDate = (input.subscription_first_deduction_date as string | null | undefined) ?? null;
@@ -66,7 +70,7 @@ export function newSubscriber(input: Input, scope: SubscriberScope, ctx: Context
   if (firstDate !== null && firstAmount === null) errs.add('subscription_first_deduction_amount', errors.required());
   if (firstAmount !== null && firstDate === null) errs.add('subscription_first_deduction_date', errors.required());
   if (firstDate !== null) {
-    if (compareDates(firstDate, earliest) < 0) errs.add('subscription_first_deduction_date', errors.minValue(earliest));
+    if (compareDates(firstDate, earliest) < 0) errs.add('subscription_first_deduction_date', errors.minValue(earliest, earliestWhy(today, template)));
     else if (compareDates(firstDate, deduction) >= 0) {
       errs.add('subscription_first_deduction_date', errors.maxValue(`the day before subscription_deduction_date (${addDays(deduction, -1)})`));
     }

@@ -106,7 +106,20 @@ function durationFrom(now: number, by: string): number {
   }
 }
 
-/** POST /sim/v1/clock/advance: exactly one of `to` (an instant) or `by` (an ISO-8601 duration). */
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * The instant `to` names: a date-time as it is, a date its midnight in UTC (`2026-09-21` →
+ * 2026-09-21T00:00:00Z), as a scenario's `advance.to`. Today's date, whose midnight has passed by
+ * 10:00, names now: "advance to today" moves nothing rather than being refused.
+ */
+function targetOf(to: string, now: number): number {
+  if (!DATE_ONLY.test(to)) return Date.parse(to);
+  const midnight = Date.parse(`${to}T00:00:00Z`);
+  return to === new Date(now).toISOString().slice(0, 10) ? Math.max(midnight, now) : midnight;
+}
+
+/** POST /sim/v1/clock/advance: exactly one of `to` (a date or date-time) or `by` (an ISO-8601 duration). */
 export async function advance(
   sandbox: Sandbox,
   input: { to?: string; by?: string },
@@ -115,9 +128,13 @@ export async function advance(
   options: RunOptions = {},
 ): Promise<Processed> {
   const now = sandboxNow(sandbox.clock, wall);
-  const target = input.to !== undefined ? Date.parse(input.to) : durationFrom(now, input.by!);
+  const target = input.to !== undefined ? targetOf(input.to, now) : durationFrom(now, input.by!);
   const field = input.to !== undefined ? 'to' : 'by';
-  if (target < now) throw fieldError(field, errors.minValue(`the sandbox's current time, ${new Date(now).toISOString()}`));
+  if (target < now) {
+    const today = new Date(now).toISOString();
+    const earliest = input.to !== undefined && DATE_ONLY.test(input.to) ? `${today.slice(0, 10)}, the sandbox's current day (UTC)` : `the sandbox's current time, ${today}`;
+    throw fieldError(field, errors.minValue(earliest));
+  }
   // One call runs every billing in between; a century of them is already millions for a busy sandbox.
   if (target - now > MAX_ADVANCE_MS) throw fieldError(field, errors.maxValue('100 years from the sandbox\'s current time'));
   checkClockInstant(target, field);

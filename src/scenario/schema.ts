@@ -3,8 +3,9 @@
 // path of the bad value ([steps, 3, advance, by], which load.ts names `step 4, advance.by`) and what is wrong there.
 //
 // The schema carries `errorMessage` on the values whose generic error would say little (a step
-// with no kind, an advance with both `by` and `to`); VS Code's JSON language service shows the
-// same texts. Everything else is described from ajv's keyword.
+// with no kind, an advance with both `by` and `to`) and on every pattern, whose regex no user
+// should read; VS Code's JSON language service shows the same texts. Everything else is described
+// from ajv's keyword.
 
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -95,6 +96,9 @@ function generic(error: ErrorObject): string {
       return params.limit === 1 ? 'must not be empty' : `needs at least ${String(params.limit)} characters`;
     case 'maxLength':
       return `takes at most ${String(params.limit)} characters`;
+    case 'pattern':
+      // Every pattern of the schema has its errorMessage (test/scenario/format.test.ts); ajv's own text quotes the regex.
+      return 'is not in the form this key takes (scenario.schema.json describes it)';
     case 'minimum':
     case 'maximum':
       return `must be ${error.keyword === 'minimum' ? 'at least' : 'at most'} ${String(params.limit)}`;

@@ -48,7 +48,8 @@ function call(step: Step, spec: Spec, connection: Connection): Promise<Answer> {
     }
     default: {
       const { by, to } = spec.advance as { by?: string; to?: string };
-      return connection.call('POST', '/sim/v1/clock/advance', { body: by !== undefined ? { by } : { to: instant(to!) } });
+      // A date is sent as written: the simulator reads it as the scenario format says (its midnight, UTC).
+      return connection.call('POST', '/sim/v1/clock/advance', { body: by !== undefined ? { by } : { to } });
     }
   }
 }

@@ -220,12 +220,13 @@ describe('QA dashboard: creating clients, templates, subscribers and invoices', 
       expect([await fieldMessage(start), await fieldMessage(mandate), await fieldMessage(client)]).toEqual(['This field is required.', 'This field is required.', null]);
 
       // Too early a start (today + 4 days is 2026-02-03): the API's minimum, beside the start.
+      const TOO_EARLY = "Ensure this value is greater than or equal to 2026-02-03: the minimum is today plus 4 days, and today is 2026-01-30 (UTC, the template's time zone).";
       await start.fill('2026-02-02');
       await mandate.fill('2027-01-31');
       await form.getByRole('button', { name: 'Add subscriber' }).click();
-      await expect.poll(() => fieldMessage(start)).toBe('Ensure this value is greater than or equal to 2026-02-03.');
+      await expect.poll(() => fieldMessage(start)).toBe(TOO_EARLY);
       expect(await fieldMessage(mandate)).toBeNull();
-      expect(await resultIn(row).textContent()).toBe('subscription_deduction_date: Ensure this value is greater than or equal to 2026-02-03.');
+      expect(await resultIn(row).textContent()).toBe(`subscription_deduction_date: ${TOO_EARLY}`);
       expect(await listSubscribers(box, template.id)).toEqual([]);
       await screenshot(page, 'dashboard-add-subscriber-refused', page.locator('section[aria-labelledby=templates-heading]'));
 

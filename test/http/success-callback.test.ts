@@ -13,7 +13,7 @@ import { useHarness } from '../support/harness.ts';
 import { log, logWhen, type Delivery } from '../builders/deliveries.ts';
 import { HANG_GUARD_MS, useReceivers, verifies } from '../support/receiver.ts';
 import { send } from '../support/spawn-sim.ts';
-import { advance, createPurchase, getPurchase, makeClient, payPurchase, sandboxAt, saveToken, typed, type Box } from '../builders/engine.ts';
+import { advance, createPurchase, getPurchase, makeClient, payPurchase, purchaseBody, sandboxAt, saveToken, typed, type Box } from '../builders/engine.ts';
 
 const NOW = '2026-01-30T12:00:00Z';
 const h = useHarness({ now: NOW });
@@ -136,6 +136,29 @@ describe('success_callback', () => {
     expect(await log(box)).toEqual([]);
     await nothingMoreAt(box, '/marked', 0);
     await nothingMoreAt(box, '/declined', 0);
+  });
+});
+
+describe("a purchase's URLs as the platform takes them (Django's URLValidator)", () => {
+  const URL_FIELDS = ['success_callback', 'success_redirect', 'failure_redirect', 'cancel_redirect'];
+
+  it('each of success_callback, success_redirect, failure_redirect and cancel_redirect refuses localhost:9000/hook (no scheme): 400 invalid naming it, no purchase made', async () => {
+    const box = await sandboxAt(h, NOW);
+    const client = await makeClient(box);
+    for (const field of URL_FIELDS) {
+      const res = await box.req('POST', '/api/v1/purchases/', purchaseBody(box, client.id, { [field]: 'localhost:9000/hook' }));
+      expect([res.status, res.body], field).toEqual([400, { [field]: [{ code: 'invalid', message: expect.stringMatching(/^Enter a valid URL\. /) }] }]);
+    }
+    expect(((await box.req('GET', '/api/v1/purchases/')).body as { results: unknown[] }).results).toEqual([]);
+  });
+
+  it('each takes https://shop.example.com/cb?a=1|2 (any non-space character in the query), as a webhook callback does, and a container host without a dot', async () => {
+    const box = await sandboxAt(h, NOW);
+    const client = await makeClient(box);
+    for (const url of ['https://shop.example.com/cb?a=1|2', 'http://receiver:8080/']) {
+      const urls = Object.fromEntries(URL_FIELDS.map((field) => [field, url]));
+      expect(await createPurchase(box, client.id, urls), url).toMatchObject(urls);
+    }
   });
 });
 

@@ -73,6 +73,28 @@ describe('webhook registrations', () => {
     expect(Object.keys(bad.body as object)).toEqual(['callback']);
   });
 
+  it("callback is checked as Django's URLValidator checks it: localhost:9000/hook (no scheme) → 400 invalid naming callback, on create and PUT, changing nothing", async () => {
+    const box = await sandboxAt(h, '2026-01-30T12:00:00Z');
+    const webhook = await register(box, '/kept', { events: ['purchase.paid'] });
+    const invalid = [{ code: 'invalid', message: 'Enter a valid URL. It starts with http:// or https:// and a host, and has no spaces, such as https://shop.example.com/hooks/billing.' }];
+    for (const callback of ['localhost:9000/hook', 'ftp://shop.example.com/hook', 'https://shop.example.com/a hook', 'http://:9000/hook']) {
+      const created = await box.req('POST', '/api/v1/webhooks/', { callback, events: ['purchase.paid'] });
+      expect([created.status, created.body], callback).toEqual([400, { callback: invalid }]);
+      const replaced = await box.req('PUT', `/api/v1/webhooks/${webhook.id}/`, { callback, events: ['purchase.created'] });
+      expect([replaced.status, replaced.body], callback).toEqual([400, { callback: invalid }]);
+    }
+    expect(((await box.req('GET', '/api/v1/webhooks/')).body as { results: Webhook[] }).results).toEqual([webhook]);
+  });
+
+  it('callback takes any non-space character in path and query (https://shop.example.com/cb?a=1|2), and the hosts a local setup uses: localhost, 127.0.0.1, a container name without a dot', async () => {
+    const box = await sandboxAt(h, '2026-01-30T12:00:00Z');
+    const urls = ['https://shop.example.com/cb?a=1|2', 'http://localhost:9000/hook', 'http://127.0.0.1:4010/x', 'http://receiver:8080/', 'http://[::1]:9000/hook', 'HTTPS://SHOP.EXAMPLE.COM/HOOK'];
+    for (const callback of urls) {
+      const created = await box.req('POST', '/api/v1/webhooks/', { callback, events: ['purchase.paid'] });
+      expect([created.status, (created.body as Webhook).callback], created.text).toEqual([201, callback]);
+    }
+  });
+
   it('title: at most 100 characters, as on the platform; 101 → 400 max_length', async () => {
     const box = await sandboxAt(h, '2026-01-30T12:00:00Z');
     expect((await register(box, '/title', { events: ['purchase.paid'], title: 'x'.repeat(100) })).title).toHaveLength(100);

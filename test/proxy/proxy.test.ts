@@ -196,6 +196,15 @@ describe('a compressed answer', () => {
 });
 
 describe('requests are checked as the simulator checks them, and forwarded all the same', () => {
+  it("a webhook's callback without a scheme: reported in the simulator's words (\"Enter a valid URL. …\"), no regex", async () => {
+    const c = await through();
+    const answer = await c.call('POST', '/api/v1/webhooks/', { body: { callback: 'localhost:9000/hook', events: ['purchase.paid'] } });
+    expect(answer.status).toBe(400);
+    const listed = (await report(c)).operations.createWebhook!.listed;
+    expect(listed).toContainEqual(expect.objectContaining({ side: 'request', part: 'body', field: 'callback', message: expect.stringMatching(/^Enter a valid URL\. .*\(invalid\)$/) }));
+    expect(listed.map((v) => v.message).join('\n')).not.toMatch(/\^|\\S/);
+  });
+
   it('a body with a misspelt field: reported on the request side, and the upstream answers it', async () => {
     const c = await through();
     const answer = await c.call('POST', '/api/v1/clients/', { body: { emial: 'typo@example.com' } });

@@ -43,6 +43,7 @@ describe('a file that is not a valid scenario', () => {
     ['a method in small letters', `${HEAD}  - request: {method: get, path: /api/v1/clients/}\n`, '6: step 2, request.method: method is one of GET, POST, PUT, PATCH, DELETE (in capitals)'],
     ['a path outside the API', `${HEAD}  - request: {method: GET, path: /clients/}\n`, '6: step 2, request.path: a path starts with /api/v1/ or /sim/v1/ (the runner adds the origin and the token)'],
     ['an expect_status that is not one', `${HEAD}  - request: {method: GET, path: /api/v1/clients/}\n    expect_status: 2xy\n`, '7: step 2, expect_status: expect_status is a status such as 201, a class such as 4xx, or a list of them'],
+    ['a status in a list that is not one', `${HEAD}  - request: {method: GET, path: /api/v1/clients/}\n    expect_status: [201, 2xy]\n`, '7: step 2, expect_status: expect_status is a status such as 201, a class such as 4xx, or a list of them'],
     ['a count without its number', `${HEAD}  - expect: {count: purchases, status: paid}\n`, '6: step 2, expect: a count takes is, or at_least and/or at_most'],
     ['a count with is and a bound', `${HEAD}  - expect: {count: purchases, is: 1, at_least: 1}\n`, '6: step 2, expect: a count takes is, or at_least and/or at_most'],
     ['a filter of another kind of count', `${HEAD}  - expect: {count: emails, type: invoice, is: 1}\n`, '6: step 2, expect.type: a count of e-mails filters by kind (invoice or receipt), purchase and to'],
@@ -62,6 +63,20 @@ describe('a file that is not a valid scenario', () => {
     ['only comments', '# nothing yet\n', 'no scenario in the file'],
   ])('%s', (_, text, message) => {
     expect(problemOf(text)).toMatch(new RegExp(`^${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+  });
+
+  it('every pattern of scenario.schema.json has its words (errorMessage), so that no regex reaches a user', () => {
+    const missing: string[] = [];
+    const walk = (node: unknown, where: string): void => {
+      if (Array.isArray(node)) return node.forEach((item, i) => walk(item, `${where}/${i}`));
+      if (!node || typeof node !== 'object') return;
+      const schema = node as Record<string, unknown>;
+      // statusCode is used only inside expectStatus, whose errorMessage says it (the two cases above).
+      if (typeof schema.pattern === 'string' && typeof schema.errorMessage !== 'string' && !where.startsWith('#/$defs/statusCode/')) missing.push(where);
+      for (const [key, value] of Object.entries(schema)) walk(value, `${where}/${key}`);
+    };
+    walk(JSON.parse(readFileSync(fileURLToPath(new URL('../../scenario.schema.json', import.meta.url)), 'utf8')), '#');
+    expect(missing).toEqual([]);
   });
 
   it('several documents are several scenarios; an escaped $${name} is text', () => {

@@ -58,6 +58,52 @@ describe('toFieldErrors', () => {
   });
 });
 
+describe("the document's words for a refusal (x-error-message)", () => {
+  const one = (operationId: string, body: unknown) => Object.entries(fieldErrorsOf(operationId, body));
+
+  it('a pattern refused says its words, never the regex; the code stays invalid', () => {
+    const [[field, details]] = one('advanceClock', { by: '1 month' }) as [[string, { message: string; code: string }[]]];
+    expect(field).toBe('by');
+    expect(details).toEqual([{ code: 'invalid', message: expect.stringMatching(/^Enter an ISO-8601 duration such as P1M, P2W, PT36H/) }]);
+    expect(details[0]!.message).not.toMatch(/\^|\(\?|\\d/);
+  });
+
+  it('a wrong type of an amount says integers in minor units ("5990 for 59.90"), with the code of a wrong type', () => {
+    const fields = fieldErrorsOf('createBillingTemplate', { purchase: { products: [{ name: 'x', price: 59.9 }] } });
+    expect(fields['purchase.products.0.price']).toEqual([{ code: 'invalid', message: "Enter an amount as an integer in the currency's minor units, such as 5990 for 59.90." }]);
+  });
+
+  it('a null sent for an amount that takes none keeps DRF\'s "This field may not be null." and its code', () => {
+    const fields = fieldErrorsOf('createBillingTemplate', { purchase: { products: [{ name: 'x', price: null }] } });
+    expect(fields['purchase.products.0.price']).toEqual([{ code: 'null', message: 'This field may not be null.' }]);
+  });
+
+  it('maxProperties and minProperties of a clock advance name the fields: "Send either to or by, not both"', () => {
+    expect(fieldErrorsOf('advanceClock', { to: '2026-09-21', by: 'P1M' }).__all__).toEqual([
+      { code: 'invalid', message: 'Send either to or by, not both: to moves the clock to a date or date-time, by moves it forward by a duration.' },
+    ]);
+    expect(fieldErrorsOf('advanceClock', {}).__all__?.[0]?.message).toMatch(/^Send to \(a date such as 2026-09-21/);
+  });
+
+  it("a date that is neither date nor date-time is one error in words, though both anyOf branches refused it", () => {
+    expect(fieldErrorsOf('advanceClock', { to: 'tomorrow' })).toEqual({
+      to: [{ code: 'invalid', message: 'Enter a date such as 2026-09-21 (its midnight, UTC) or a date-time such as 2026-09-21T09:00:00Z.' }],
+    });
+  });
+
+  it("a URL without a scheme is Django's invalid, \"Enter a valid URL.\", in a webhook's callback and a purchase's URLs alike", () => {
+    const words = { code: 'invalid', message: expect.stringMatching(/^Enter a valid URL\. /) };
+    expect(fieldErrorsOf('createWebhook', { callback: 'localhost:9000/hook', events: ['purchase.paid'] })).toEqual({ callback: [words] });
+    expect(fieldErrorsOf('updateWebhook', { callback: 'localhost:9000/hook', events: ['purchase.paid'] })).toEqual({ callback: [words] });
+    expect(fieldErrorsOf('createPurchase', { success_callback: 'localhost:9000/hook', cancel_redirect: 'shop.example.com/x' })).toMatchObject({ success_callback: [words], cancel_redirect: [words] });
+  });
+
+  it('a pattern without words (a schema from elsewhere) says so in a sentence, not the regex', () => {
+    const error = { keyword: 'pattern', instancePath: '/code', schemaPath: '#/properties/code/pattern', params: { pattern: '^[a-z]+$' }, parentSchema: { pattern: '^[a-z]+$' } };
+    expect(toFieldErrors([error])).toEqual({ code: [{ code: 'invalid', message: 'Enter a value in the form this field takes (openapi.yaml describes it).' }] });
+  });
+});
+
 describe('validation stops soon after the errors a body can list', () => {
   it('checks no item of an array longer than its maxItems: 1 MiB of cc items is one max_items', () => {
     const { errors, stopped } = validateWithin(validator('createClient'), { email: 'a@example.com', cc: ONE_MIB_OF_ONES });

@@ -118,6 +118,7 @@ function createAjv(): Ajv2020 {
   addFormats.default(ajv);
   ajv.addKeyword('x-default');
   ajv.addKeyword('x-simulator-only');
+  ajv.addKeyword('x-error-message');
   for (const [name, schema] of Object.entries(schemas)) ajv.addSchema(rewriteRefs(schema), SCHEMA_BASE + name);
   return ajv;
 }
@@ -293,6 +294,30 @@ describe('openapi.yaml', () => {
     expect(undeclared).toEqual([]);
   });
 
+  it('gives every pattern its words (`x-error-message`), so that no regex reaches a user, and words only to keywords the schema has', () => {
+    const missing: string[] = [];
+    const stray: string[] = [];
+    const walk = (node: unknown, where: string): void => {
+      if (Array.isArray(node)) return node.forEach((item, i) => walk(item, `${where}/${i}`));
+      if (!node || typeof node !== 'object') return;
+      const schema = node as Node;
+      const words = schema['x-error-message'] as Record<string, unknown> | undefined;
+      if (typeof schema.pattern === 'string' && typeof words?.pattern !== 'string') missing.push(`${where}: ${schema.pattern}`);
+      for (const [keyword, said] of Object.entries(words ?? {})) {
+        if (!(keyword in schema) || typeof said !== 'string' || !/^[A-Z].*\.$/.test(said) || /\^|\$$|\\d/.test(said)) stray.push(`${where}: ${keyword}`);
+      }
+      for (const [key, value] of Object.entries(schema)) if (key !== 'x-error-message' && key !== 'examples' && key !== 'example') walk(value, `${where}/${key}`);
+    };
+    walk(doc, '#');
+    expect(missing).toEqual([]);
+    expect(stray).toEqual([]);
+  });
+
+  it('checks a merchant URL as a webhook callback: MerchantUrl is HttpUrl or ""', () => {
+    expect(schemas.MerchantUrl!.pattern).toBe(`^$|${schemas.HttpUrl!.pattern as string}`);
+    expect(schemas.MerchantUrl!['x-error-message']).toEqual(schemas.HttpUrl!['x-error-message']);
+  });
+
   it('writes body defaults as `x-default`, never `default`, which generated clients would make required', () => {
     const found: string[] = [];
     const walk = (node: unknown, path: string) => {
@@ -411,6 +436,14 @@ describe('openapi.yaml schemas in ajv strict mode', () => {
     expect(validate({})).toBe(false);
     expect(validate({ by: 'P1M', to: '2026-03-01T00:00:00Z' })).toBe(false);
     expect(validate({ by: 'one month' })).toBe(false);
+  });
+
+  it('takes a date or a date-time as the `to` of a clock advance', () => {
+    const validate = validator('ClockAdvance');
+    expect(validate({ to: '2028-02-29' })).toBe(true);
+    expect(validate({ to: '2026-12-31T23:59:59Z' })).toBe(true);
+    expect(validate({ to: '2026-02-29' })).toBe(false);
+    expect(validate({ to: '2026-09-21 09:00' })).toBe(false);
   });
 
   it('describes the error body of DESIGN §3', () => {
