@@ -338,6 +338,24 @@ export interface OutboxEmail {
   subject: string;
 }
 
+/**
+ * A statement request (`/company_statements/`), field for field as the platform answers it: the
+ * Gravity Forms and Formidable plugins read its `company_uid` to know which account's key is which.
+ */
+export interface CompanyStatement extends Resource {
+  type: 'statement_request';
+  format: 'csv' | 'xlsx';
+  timezone: string;
+  is_test: boolean;
+  /** The account's company: the `company_id` its purchases carry. */
+  company_uid: string;
+  query_string: string;
+  status: 'pending';
+  download_url: string | null;
+  began_on: number | null;
+  finished_on: number | null;
+}
+
 export interface Webhook extends Resource {
   type: 'webhook';
   title: string;

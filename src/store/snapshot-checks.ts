@@ -19,7 +19,7 @@ import type { SnapshotDocument, SnapshotProblem, SnapshotSandbox } from './snaps
 import { MAPS, type Delivery, type SigningKey, type SubscriberSchedule } from './store.ts';
 
 /** Collections of API objects: each key is the record's own id. */
-const RESOURCES: readonly string[] = ['clients', 'templates', 'subscribers', 'purchases', 'tokens', 'webhooks', 'deliveries'];
+const RESOURCES: readonly string[] = ['clients', 'templates', 'subscribers', 'purchases', 'tokens', 'webhooks', 'deliveries', 'statements'];
 
 
 type Entries<T> = [string, T][];

@@ -8,6 +8,7 @@ import type {
   BillingTemplateClient,
   Brand,
   Client,
+  CompanyStatement,
   OutboxEmail,
   Purchase,
   RecurringToken,
@@ -150,6 +151,8 @@ export interface Sandbox {
    */
   webhookKeys: TrackedMap<SigningKey>;
   deliveries: TrackedMap<Delivery>;
+  /** Statement requests (`POST /company_statements/`). Data of earlier versions has none. */
+  statements: TrackedMap<CompanyStatement>;
   /** Deliveries waiting per object, oldest first: an object's events arrive in order. */
   deliveryQueues: TrackedMap<string[]>;
   /** The sandbox's key pair (GET /public_key/), made when first needed. */
@@ -188,7 +191,7 @@ export interface Checkpoint {
 
 /**
  * The sandbox's keyed collections, in the order a snapshot lists them. A snapshot or data file of
- * an earlier version may lack a later one (`webhookKeys`): it is read as empty.
+ * an earlier version may lack a later one (`webhookKeys`, `statements`): it is read as empty.
  */
 export const MAPS = [
   'clients',
@@ -203,6 +206,7 @@ export const MAPS = [
   'webhookKeys',
   'deliveries',
   'deliveryQueues',
+  'statements',
 ] as const;
 export type MapField = (typeof MAPS)[number];
 
@@ -314,7 +318,7 @@ export class MemoryStore implements Store {
 }
 
 /** Collections that data of earlier versions may lack, read as empty (see MAPS). */
-type LaterMap = 'webhookKeys';
+type LaterMap = 'webhookKeys' | 'statements';
 
 /**
  * The JSON form of a sandbox: each Map becomes an array of [key, value] entries in insertion order.

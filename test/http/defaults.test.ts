@@ -186,6 +186,10 @@ const CASES: Record<string, () => Promise<Case>> = {
       return h.request('PUT', `/api/v1/webhooks/${webhook.id}/`, { body });
     },
   }),
+  createCompanyStatement: async () => ({
+    bodies: [{ format: 'csv' }],
+    send: (body) => h.request('POST', '/api/v1/company_statements/', { body }),
+  }),
   createSandbox: async () => ({
     bodies: [{}],
     send: (body) => h.request('POST', '/sim/v1/sandboxes', { token: null, body }),

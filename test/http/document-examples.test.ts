@@ -4,8 +4,8 @@
 // parameter example, and for every example of a field that names an object (brand_id, client_id, …) in bodies,
 // answers and schemas. Two kinds of id are left out: an object's own `id` in an example body (the server assigns
 // it, and a create answers a new one), and the ids of a snapshot and of a new sandbox (POST /sim/v1/sandboxes),
-// which are another sandbox's. The default sandbox has no purchase, token, subscriber, webhook, delivery or
-// fault: an example of one names none, and a test below fails once the default sandbox has one to name.
+// which are another sandbox's. The default sandbox has no purchase, token, subscriber, webhook, delivery,
+// fault or statement request: an example of one names none, and a test below fails once the default sandbox has one to name.
 
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,6 +27,7 @@ const ABSENT = {
   webhook_delivery: async () => list('/sim/v1/webhook_deliveries'),
   fault: async () => list('/sim/v1/faults'),
   checkpoint: async () => list('/sim/v1/checkpoints'),
+  statement: async () => list('/api/v1/company_statements/'),
   subscriber: async () => listUnder('/api/v1/billing_templates/', 'clients/'),
   recurring_token: async () => listUnder('/api/v1/clients/', 'recurring_tokens/'),
 };
@@ -53,6 +54,7 @@ const PATH_IDS: [RegExp, Kind][] = [
   [/^\/api\/v1\/billing_templates\/\{id\}\//, 'billing_template'],
   [/^\/(api|sim)\/v1\/purchases\/\{id\}\//, 'purchase'],
   [/^\/api\/v1\/webhooks\/\{id\}\//, 'webhook'],
+  [/^\/api\/v1\/company_statements\/\{id\}\//, 'statement'],
   [/^\/sim\/v1\/webhook_deliveries\/\{id\}\//, 'webhook_delivery'],
   [/^\/sim\/v1\/faults\/\{id\}$/, 'fault'],
   [/^\/sim\/v1\/checkpoints\/\{id\}/, 'checkpoint'],

@@ -6,6 +6,7 @@ import { billingHandlers } from './billing.ts';
 import { checkpointHandlers } from './checkpoints.ts';
 import { billingTemplateHandlers } from './billing-templates.ts';
 import { clientHandlers } from './clients.ts';
+import { companyStatementHandlers } from './company-statements.ts';
 import { paymentMethodHandlers } from './payment-methods.ts';
 import { purchaseHandlers } from './purchases.ts';
 import { recurringTokenHandlers } from './recurring-tokens.ts';
@@ -29,6 +30,7 @@ export const sandboxHandlers: Record<string, SandboxHandler> = {
   ...purchaseHandlers,
   ...recurringTokenHandlers,
   ...webhookHandlers,
+  ...companyStatementHandlers,
   ...paymentMethodHandlers,
   ...simulatorHandlers,
   ...checkpointHandlers,

@@ -193,6 +193,14 @@ export const FAULTS: Fault[] = [
     },
   },
   {
+    name: "a statement naming another company than the account's purchases (company_uid not their company_id)",
+    catches: ['CS-COMPANY-UID'],
+    response: (_request, response) =>
+      everyObject(response.body, (object) => {
+        if (object.type === 'statement_request') object.company_uid = '00000000-0000-4000-8000-000000000042';
+      }),
+  },
+  {
     name: "a template's subscriber list that lists the subscribers of the account's other templates too",
     catches: ['SUB-LIST-GET'],
     response: async (request, response, upstream) => {
