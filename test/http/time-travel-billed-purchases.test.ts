@@ -131,7 +131,8 @@ describe('a billing creates a Purchase', () => {
     expect(types).toContain('purchase.subscription_charge_failure');
     expect(types).not.toContain('purchase.paid');
     expect((await outbox(box)).filter((m) => m.purchase_id === billed!.id)).toEqual([
-      { id: expect.any(String), kind: 'invoice', to: client.email, purchase_id: billed!.id, sent_on: at('2026-03-03T00:00:00Z'), subject: 'Invoice for Gym membership — €29.90' },
+      // With its cancel link, as every e-mail of a subscription's purchase (issue 42).
+      expect.objectContaining({ id: expect.any(String), kind: 'invoice', to: client.email, purchase_id: billed!.id, sent_on: at('2026-03-03T00:00:00Z'), subject: 'Invoice for Gym membership — €29.90', cancel_url: expect.stringContaining('/subscription_cancel/') }),
     ]);
   });
 
