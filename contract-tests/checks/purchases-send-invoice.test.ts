@@ -104,7 +104,8 @@ describe('purchases', () => {
       const { account, client } = await setupAt(api);
       const template = await makeOneTimeTemplate(account);
       const invoice = expectStatus(await sendInvoice(account, template.id, { client_id: client.id }), 201, 'send_invoice') as Purchase;
-      expect(await outbox(account)).toEqual([{ id: expect.any(String), kind: 'invoice', to: client.email, purchase_id: invoice.id, sent_on: at(NOW), subject: expect.any(String) }]);
+      // An e-mail may carry more (billing-sim's cancel_url and body): these are what the rule is about.
+      expect(await outbox(account)).toEqual([expect.objectContaining({ id: expect.any(String), kind: 'invoice', to: client.email, purchase_id: invoice.id, sent_on: at(NOW), subject: expect.any(String) })]);
     },
   );
 

@@ -28,6 +28,7 @@ import {
   typed,
   type Purchase,
 } from '../lib/scenario.ts';
+import { eventsOf } from '../lib/purchase-actions.ts';
 
 /**
  * Two subscribers of one template, charged at period end, each client with a saved card whose
@@ -224,6 +225,39 @@ describe('time', () => {
       },
     );
   }
+
+  check(
+    {
+      id: 'TIME-PENDING-CHARGE',
+      title: 'with the sandbox\'s processing delay PT1H a charge with a token answers 200 pending_charge and records purchase.pending_charge, then is paid once the hour has passed',
+      cites:
+        'docs/behaviour.md#charges-with-a-token: "when it is more than PT0S, a charge that passes the checks above answers 200 pending_charge, event purchase.pending_charge"; ' +
+        'docs/fidelity.md#charge-errors: "A slow charge | answers 200 with status pending_charge" (the delay is billing-sim\'s: PUT /sim/v1/processing)',
+      level: 'informative',
+      requires: ['clock', 'payments', 'events'],
+    },
+    async ({ api, skip }) => {
+      const { account, client } = await setup(api, '2026-01-30T12:00:00Z');
+      const set = await account.api.sim.put('/processing', { delay: 'PT1H' });
+      if (set.status === 404) skip('the target has no PUT /sim/v1/processing, so no processing delay can be set');
+      expectStatus(set, 200, 'PUT /sim/v1/processing');
+      const token = await saveToken(account, client.id);
+      const purchase = await createPurchase(account, client.id);
+      const charged = expectStatus(await charge(account, purchase.id, token), 200, 'charge') as Purchase;
+      expect(charged.status, 'a charge while the acquirer takes an hour').toBe('pending_charge');
+      await advanceTo(account, '2026-01-30T12:59:59Z');
+      expect((await getPurchase(account, purchase.id)).status).toBe('pending_charge');
+      await advanceTo(account, '2026-01-30T13:00:00Z');
+      const paid = await getPurchase(account, purchase.id);
+      expect(paid).toMatchObject({ status: 'paid', recurring_token: token });
+      expect(paid.status_history.map((s) => [s.status, s.timestamp])).toEqual([
+        ['created', at('2026-01-30T12:00:00Z')],
+        ['pending_charge', at('2026-01-30T12:00:00Z')],
+        ['paid', at('2026-01-30T13:00:00Z')],
+      ]);
+      expect(await eventsOf(account, purchase.id)).toEqual(['purchase.created', 'purchase.pending_charge', 'purchase.paid']);
+    },
+  );
 
   check(
     {

@@ -63,3 +63,14 @@ export function emailSubject(kind: EmailKind, purchase: Purchase, templateTitle?
   }
   return last.subject;
 }
+
+/**
+ * The text of an e-mail, made when it is read (nothing of it is stored): its subject, what it asks
+ * for with the link to do it (an invoice: the checkout page), and for a purchase of a subscription
+ * the link by which the subscriber cancels it, as the platform's subscription e-mails carry one.
+ */
+export function emailBody(kind: EmailKind, subject: string, links: { checkout: string; cancel: string | null }): string {
+  const ask = kind === 'invoice' ? `Pay it here: ${links.checkout}` : 'Thank you for your payment.';
+  const cancel = links.cancel === null ? '' : `\n\nTo cancel your subscription: ${links.cancel}`;
+  return `${subject}\n\n${ask}${cancel}\n`;
+}

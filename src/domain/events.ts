@@ -5,6 +5,8 @@
 // invoice e-mailed: `purchase.sent`; a purchase past its due: `purchase.overdue`): a receiver
 // written against the simulator must not come to depend on a delivery the platform never makes.
 
+import type { Payment, SimEvent } from './types.ts';
+
 /** The platform's event names, in the order of openapi.yaml's `PlatformEvent` enum. */
 export const PLATFORM_EVENTS = [
   'purchase.created',
@@ -50,3 +52,15 @@ export const SIMULATOR_EVENTS = [
   'purchase.charged_with_other_clients_token',
   'billing_template_client.activated',
 ] as const;
+
+/**
+ * The object whose events a webhook receives one at a time, in the order they happened: a
+ * purchase's own events and those of the Payments related to it share the purchase's order, so a
+ * refund's `payment.refunded` never arrives before the purchase's `purchase.pending_refund` (a
+ * plugin that marks its order "processing" on `pending_refund` would end there). Any other object
+ * keeps an order of its own.
+ */
+export function orderedWith(event: Pick<SimEvent, 'object_id' | 'payload'>): string {
+  const related = event.payload.type === 'payment' ? (event.payload as Payment).related_to : undefined;
+  return related?.type === 'purchase' ? related.id : event.object_id;
+}

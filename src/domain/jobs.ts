@@ -20,6 +20,6 @@ export interface Job {
   method?: string;
   /** For a capture's or a refund's step: the amount it takes. */
   amount?: number;
-  /** For a refund's step: the id of the Payment it makes, answered when the refund was asked for. */
+  /** For a refund's step: the id of the Payment it makes, answered when the refund was asked for; for a charge's: the token charged. */
   ref?: string;
 }

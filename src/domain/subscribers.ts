@@ -136,3 +136,16 @@ export function patchSubscriber(stored: BillingTemplateClient, input: Input, tem
   if ('status' in input) changed.status = input.status as SubscriberStatus;
   return { ...stored, ...changed, updated_on: unixSeconds(ctx.clock.now()) };
 }
+
+/**
+ * The subscriber cancelling through the link of a subscription e-mail (the platform: "Subscriber
+ * cancels via the e-mail link → emits `billing_template_client.subscription_billing_cancelled`,
+ * status → subscription_paused" [CS Event]): an active subscriber is paused, as a PATCH pauses it,
+ * so its billing dates pass without purchases and are never shifted (DESIGN.md §4.5), and the
+ * merchant may make it active again. Undefined for any other status: a paused one has cancelled
+ * already, a pending one has not started.
+ */
+export function cancelledByLink(stored: BillingTemplateClient, ctx: Context): BillingTemplateClient | undefined {
+  if (stored.status !== 'active') return undefined;
+  return { ...stored, status: 'subscription_paused', updated_on: unixSeconds(ctx.clock.now()) };
+}

@@ -122,7 +122,7 @@ export class Background {
     void this.inTurn(attempt.sandboxId, async (sandbox) => {
       released = recordAnswer(sandbox, attempt.deliveryId, attempt.index, answer, this.context(sandbox));
     }).then(() => {
-      // The object's next delivery is due now.
+      // The next delivery of its queue (the webhook's, of the same purchase) is due now.
       if (released) this.wake(attempt.sandboxId);
     });
   }

@@ -4,8 +4,9 @@
 // resend are not drawn for again. What a draw can do:
 // - duplicate: a second delivery with the same event id, body and target (so the same signature),
 //   `duplicateOf` the first, queued right behind it;
-// - reordered: `held` until a later delivery of the same object is queued, which then goes first,
-//   and it right behind (with every delivery reordered, an object's deliveries arrive newest first);
+// - reordered: `held` until a later delivery of its queue (the same webhook and purchase,
+//   webhooks.ts queueKey) is queued, which then goes first, and it right behind (with every
+//   delivery reordered, a purchase's deliveries arrive newest first);
 //   a held one that no later one passes goes REORDER_HOLD_MS late;
 // - delayed: every delivery's first attempt is due `delay` later on the sandbox clock.
 // Each is marked in the delivery's `chaos`, which the delivery log shows.
@@ -14,7 +15,7 @@ import { CHAOS_STREAMS, chaosDelayMs, chaosDraw, NO_CHAOS, type ChaosMark, type 
 import type { Delivery, Sandbox } from '../store/store.ts';
 
 /**
- * How long a reordered delivery waits for a later one of its object to pass it, on the sandbox
+ * How long a reordered delivery waits for a later one of its queue to pass it, on the sandbox
  * clock: as long as the platform's first retry, so a receiver sees it arrive like a retried one.
  */
 export const REORDER_HOLD_MS = 60_000;
@@ -68,7 +69,7 @@ export function drawDisturbance(sandbox: Sandbox, nowMs: number): Disturbance | 
 export const duplicateMarks = (marks: readonly ChaosMark[]): ChaosMark[] => ['duplicate', ...marks.filter((mark) => mark === 'delayed')];
 
 /**
- * Where a new delivery goes in its object's queue: right behind `after` (a duplicate behind its
+ * Where a new delivery goes in its queue: right behind `after` (a duplicate behind its
  * original), or else before the first held delivery that has not started (it passes it), or last.
  */
 export function queuePlace(queue: readonly string[], deliveries: ReadonlyMap<string, Delivery>, after?: string): number {

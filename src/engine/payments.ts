@@ -1,6 +1,7 @@
 // Simulated money: paying at checkout (POST /sim/v1/purchases/{id}/pay), charging a recurring
-// token (POST /purchases/{id}/charge/ and automatic subscription charges), bank execution of
-// ONEDAY/TWODAY collections, and what follows a payment: receipt, token, subscriber launch.
+// token (POST /purchases/{id}/charge/, through `pending_charge` when the sandbox's processing takes
+// time, and automatic subscription charges), bank execution of ONEDAY/TWODAY collections, and what
+// follows a payment: receipt, token, subscriber launch.
 
 import { DAY_MS } from '../domain/calendar.ts';
 import { unixSeconds, type Context } from '../domain/context.ts';
@@ -14,8 +15,8 @@ import type { Attempt, BillingTemplateClient, Input, Purchase, PurchaseStatus, R
 import type { Sandbox, TokenOutcome } from '../store/store.ts';
 import { launchOnFirstPayment } from './launch.ts';
 import { schedule } from './queue.ts';
-import { settlementAt } from './steps.ts';
-import { recordEvent, savePurchase, sendEmail } from './records.ts';
+import { beginStep, settlementAt, stepTakesTime } from './steps.ts';
+import { awaitPayment, recordEvent, savePurchase, sendEmail } from './records.ts';
 import { nextTokenOutcome, savedCard, saveToken } from './tokens.ts';
 
 /** Counts of what an advance or a request processed, reported by POST /sim/v1/clock/advance. */
@@ -242,6 +243,55 @@ export function chargeWithToken(sandbox: Sandbox, purchase: Purchase, tokenId: s
   const charged = collect(sandbox, purchase, token.payment_method, token.id, 'recurring_execute', ctx);
   if (otherClients) recordEvent(sandbox, OTHER_CLIENTS_TOKEN, charged, ctx);
   return charged;
+}
+
+/**
+ * POST /purchases/{id}/charge/ as the platform takes it: "slow → 200 `pending_charge`" (CS
+ * PurchasesApi). With the sandbox's processing `delay` (GET/PUT /sim/v1/processing) more than
+ * nothing, a charge the checks accept answers 200 `pending_charge` with `purchase.pending_charge`,
+ * and the acquirer answers when the delay has passed on the sandbox clock (finishCharge). With no
+ * delay (the default) it is chargeWithToken, as before: paid, or a decline answered 400. The checks
+ * (payable, a usable token of the purchase's service type) are made now, as the platform refuses
+ * such a charge at once.
+ */
+export function requestCharge(sandbox: Sandbox, purchase: Purchase, tokenId: string, ctx: Context): Purchase {
+  if (!stepTakesTime(sandbox, ctx)) return chargeWithToken(sandbox, purchase, tokenId, ctx);
+  assertPayable(purchase, errors.chargeError);
+  const token = usableToken(sandbox, purchase, tokenId, ctx.clock.now());
+  const pending = savePurchase(sandbox, withStatus(purchase, 'pending_charge', ctx), 'purchase.pending_charge', ctx);
+  beginStep(sandbox, { id: purchase.id, method: 'charge', ref: token.id }, ctx, () => undefined);
+  return pending;
+}
+
+/**
+ * The acquirer's answer to a charge left `pending_charge`: the token's next outcome decides it.
+ * Accepted, it ends as an accepted charge does at once: `paid`, `hold` with skip_capture, or with a
+ * service type `pending_execute` for the bank's 1 or 2 days from now (Revio's debit orders:
+ * `pending_charge`, then `pending_execute`). Declined, the purchase is back in the status it had
+ * before, with the failed attempt and `purchase.payment_failure`, as a decline answered at once
+ * leaves it (no request is left to answer 400). A token deleted meanwhile still completes the
+ * charge the acquirer had taken. Returns whether the charge was pending.
+ */
+export function finishCharge(sandbox: Sandbox, purchaseId: string, tokenId: string, ctx: Context): boolean {
+  const purchase = sandbox.purchases.get(purchaseId);
+  if (purchase?.status !== 'pending_charge') return false;
+  // The token, or after its deletion the purchase that saved it (the token's id is that purchase's).
+  const saving = sandbox.purchases.get(tokenId);
+  const token = sandbox.tokens.get(tokenId);
+  const method = token?.payment_method ?? saving?.transaction_data.payment_method ?? 'visa';
+  const otherClients = (token?.client_id ?? saving?.client_id ?? purchase.client_id) !== purchase.client_id;
+  const decline = nextDecline(sandbox, tokenId);
+  let charged: Purchase;
+  if (decline) {
+    const before = purchase.status_history.at(-2)?.status ?? 'created';
+    charged = savePurchase(sandbox, declined(purchase, 'recurring_execute', method, before, ctx, decline, savedCard(sandbox, tokenId)), 'purchase.payment_failure', ctx);
+    // Its overdue marking found it pending; due since, it is overdue now.
+    if (charged.due !== null && charged.due * 1000 <= ctx.clock.now()) awaitPayment(sandbox, charged);
+  } else {
+    charged = collect(sandbox, purchase, method, tokenId, 'recurring_execute', ctx);
+  }
+  if (otherClients) recordEvent(sandbox, OTHER_CLIENTS_TOKEN, charged, ctx);
+  return true;
 }
 
 /**

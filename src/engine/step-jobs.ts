@@ -5,6 +5,7 @@
 import { unixSeconds, type Context } from '../domain/context.ts';
 import type { Job } from '../domain/jobs.ts';
 import type { Sandbox } from '../store/store.ts';
+import { finishCharge } from './payments.ts';
 import { finishCapture, finishRefund, finishRelease } from './purchase-actions.ts';
 import { savePurchase } from './records.ts';
 import type { StepName } from './steps.ts';
@@ -13,7 +14,7 @@ import { recordDeletion } from './tokens.ts';
 /**
  * Ends the step of `job`; whether it did. A job of a data file or snapshot written by hand may lack
  * its amount (then the whole: the total captured, all that is left refunded) or its Payment's id
- * (then a new one).
+ * (then a new one); a charge's without its token ends nothing.
  */
 export function runStep(sandbox: Sandbox, job: Job, ctx: Context): boolean {
   const purchase = sandbox.purchases.get(job.id);
@@ -26,6 +27,8 @@ export function runStep(sandbox: Sandbox, job: Job, ctx: Context): boolean {
       return finishRefund(sandbox, job.id, job.amount ?? purchase?.refundable_amount ?? 0, job.ref ?? ctx.ids.uuid(), ctx) !== undefined;
     case 'recurring_token_delete':
       return recordDeletion(sandbox, job.id, ctx) !== undefined;
+    case 'charge':
+      return job.ref !== undefined && finishCharge(sandbox, job.id, job.ref, ctx);
     default:
       return false;
   }

@@ -1,5 +1,5 @@
-// The platform's asynchronous steps (DESIGN.md §14): a capture, release, refund or token deletion is
-// asked for, shows its pending state (`pending_capture`, …) and event, and ends in its final state
+// The platform's asynchronous steps (DESIGN.md §14): a capture, release, refund, token deletion or
+// charge with a token (POST /purchases/{id}/charge/, `pending_charge`: engine/payments.ts) is asked for, shows its pending state (`pending_capture`, …) and event, and ends in its final state
 // and event once the sandbox's processing `delay` has passed on its clock. With no delay (the
 // default) it ends in the same turn; otherwise a `step` job of the queue ends it (engine/step-jobs.ts),
 // during an advance or as a running clock reaches it, and a snapshot, checkpoint or data file carries it.
@@ -11,10 +11,16 @@ import { DEFAULT_PROCESSING } from '../domain/processing.ts';
 import type { Sandbox } from '../store/store.ts';
 import { schedule } from './queue.ts';
 
-export type StepName = 'capture' | 'release' | 'refund' | 'recurring_token_delete';
+export type StepName = 'capture' | 'release' | 'refund' | 'recurring_token_delete' | 'charge';
 
-/** What a step's job keeps: the purchase (or token) it ends, and for a capture or refund its amount and Payment. */
+/** What a step's job keeps: the purchase (or token) it ends, for a capture or refund its amount and Payment, for a charge its token. */
 export type StepFields = Pick<Job, 'id' | 'amount' | 'ref'> & { method: StepName };
+
+/** Whether a step begun now lasts: the sandbox's processing delay is more than nothing. */
+export function stepTakesTime(sandbox: Sandbox, ctx: Context): boolean {
+  const now = ctx.clock.now();
+  return addDuration(now, (sandbox.processing ?? DEFAULT_PROCESSING).delay) > now;
+}
 
 /**
  * Begins a step whose pending state has been saved: ends it now with `finish` when the sandbox's

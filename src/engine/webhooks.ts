@@ -2,9 +2,11 @@
 // webhook subscribes to becomes a delivery: the object's JSON plus `event_type`, signed with that
 // webhook's own RSA key (PKCS#1 v1.5 over SHA-256, base64 in X-Signature), POSTed to the callback.
 // A webhook registered by an earlier version, which made no key per webhook, is signed with the
-// sandbox's key, the one its receiver fetched from GET /public_key/. Deliveries of one object go one
-// at a time, in order; a failed one is retried with backoff on the sandbox clock, and the object's
-// later events wait behind it. A purchase's success_callback (success-callbacks.ts) is a delivery
+// sandbox's key, the one its receiver fetched from GET /public_key/. A webhook's deliveries of one
+// purchase, and of the Payments related to it (a refund's), go one at a time, in the order their
+// events happened (queueKey); a failed one is retried with backoff on the sandbox clock, and the
+// purchase's later events wait behind it for that webhook only: another webhook, another purchase
+// and another sandbox are never held by a receiver that fails or never answers. A purchase's success_callback (success-callbacks.ts) is a delivery
 // too, with the same attempts, retries and log, but signed with the sandbox's key and queued behind
 // nothing: a webhook receiver that fails must not hold the merchant's confirmation of payment.
 // Attempts are jobs of the sandbox's queue, so they start in time order
@@ -19,7 +21,7 @@ import { generateKeyPair, generateKeyPairSync, sign, type RSAKeyPairOptions } fr
 import { promisify } from 'node:util';
 import { unixSeconds, type Context } from '../domain/context.ts';
 import { ALL, errors, fieldError, notFound } from '../domain/errors.ts';
-import { isDeliveredToWebhooks } from '../domain/events.ts';
+import { isDeliveredToWebhooks, orderedWith } from '../domain/events.ts';
 import type { Purchase, SimEvent } from '../domain/types.ts';
 import { subscribes } from '../domain/webhooks.ts';
 import type { Delivery, DeliveryTry, Sandbox, SigningKey } from '../store/store.ts';
@@ -93,18 +95,29 @@ export function enqueueDeliveries(sandbox: Sandbox, event: SimEvent, ctx: Contex
   for (const webhook of sandbox.webhooks.values()) {
     if (!subscribes(webhook, event.event_type)) continue;
     body ??= deliveryBody(sandbox, event);
-    queueDelivery(sandbox, { webhookId: webhook.id, objectId: event.object_id, body, eventId: event.id, eventType: event.event_type, url: webhook.callback }, ctx);
+    const queue = webhookQueue(webhook.id, orderedWith(event));
+    queueDelivery(sandbox, { webhookId: webhook.id, objectId: event.object_id, queue, body, eventId: event.id, eventType: event.event_type, url: webhook.callback }, ctx);
   }
 }
+
+/**
+ * The queue of a webhook's deliveries of one purchase (with its Payments: domain/events.ts
+ * orderedWith): `<webhook id>:<purchase id>`. Per webhook, so that a receiver that never answers
+ * holds only its own deliveries, never another webhook's of the same purchase.
+ */
+export const webhookQueue = (webhookId: string, orderedId: string): string => `${webhookId}:${orderedId}`;
+
+/** The key of the queue a webhook's delivery waits in; a delivery of an earlier version waits in its object's. */
+export const queueKey = (delivery: Pick<Delivery, 'queue' | 'objectId'>): string => delivery.queue ?? delivery.objectId;
 
 /** A success_callback's delivery rather than a webhook's. */
 export const isCallback = (delivery: Pick<Delivery, 'kind'>): boolean => delivery.kind === 'success_callback';
 
-type DeliveryFields = Pick<Delivery, 'kind' | 'webhookId' | 'objectId' | 'body' | 'eventId' | 'eventType' | 'url'>;
+type DeliveryFields = Pick<Delivery, 'kind' | 'webhookId' | 'objectId' | 'queue' | 'body' | 'eventId' | 'eventType' | 'url'>;
 
 /**
- * Adds a delivery behind the object's earlier ones (an object's events arrive in order) and returns
- * it. Only the object's oldest delivery is scheduled; the next one is when it is done. A
+ * Adds a delivery behind the earlier ones of its queue (a purchase's events arrive at a webhook in
+ * order) and returns it. Only the queue's oldest delivery is scheduled; the next one is when it is done. A
  * success_callback waits behind nothing (a purchase is paid once; a resend is asked for now). With
  * delivery chaos (delivery-chaos.ts) a delivery made from an event may be copied, held back or put
  * off; a resend is sent as asked (`disturb` false).
@@ -119,12 +132,12 @@ export function queueDelivery(sandbox: Sandbox, fields: DeliveryFields, ctx: Con
   return delivery;
 }
 
-/** Stores a new delivery, due at `dueAt` at the earliest, in its place in its object's queue (delivery-chaos.ts queuePlace). */
+/** Stores a new delivery, due at `dueAt` at the earliest, in its place in its queue (delivery-chaos.ts queuePlace). */
 function place(sandbox: Sandbox, fields: DeliveryFields & Pick<Delivery, 'chaos' | 'duplicateOf' | 'held'>, dueAt: number, ctx: Context): Delivery {
   const now = ctx.clock.now();
   const delivery: Delivery = { id: ctx.ids.uuid(), ...fields, attempts: 0, status: 'pending', tries: [], nextAttemptAt: null, createdOn: unixSeconds(now) };
   if (dueAt > now) delivery.notBefore = dueAt;
-  const waiting = isCallback(fields) ? [] : (sandbox.deliveryQueues.get(fields.objectId) ?? []);
+  const waiting = isCallback(fields) ? [] : (sandbox.deliveryQueues.get(queueKey(fields)) ?? []);
   const index = queuePlace(waiting, sandbox.deliveries, fields.duplicateOf);
   // A held delivery passed by this one has been held back behind a later one: it goes in its turn
   // now, right behind it (or when a delay of its own is over), no longer waiting out its hold.
@@ -132,7 +145,7 @@ function place(sandbox: Sandbox, fields: DeliveryFields & Pick<Delivery, 'chaos'
   if (passed?.held) sandbox.deliveries.set(passed.id, unheld(passed, now));
   if (index === 0) delivery.nextAttemptAt = dueAt;
   sandbox.deliveries.set(delivery.id, delivery);
-  if (!isCallback(fields)) sandbox.deliveryQueues.set(fields.objectId, [...waiting.slice(0, index), delivery.id, ...waiting.slice(index)]);
+  if (!isCallback(fields)) sandbox.deliveryQueues.set(queueKey(fields), [...waiting.slice(0, index), delivery.id, ...waiting.slice(index)]);
   if (index === 0) schedule(sandbox, { at: dueAt, kind: 'webhook', id: delivery.id });
   return delivery;
 }
@@ -145,8 +158,8 @@ function unheld({ notBefore, ...passed }: Delivery, now: number): Delivery {
 
 /**
  * POST /sim/v1/webhook_deliveries/{id}/resend: a new delivery of the same signed body to the same
- * webhook (at its callback of now), queued now behind the object's pending deliveries, if any, so
- * the object's order holds. A webhook deleted since cannot receive it: 400. A success_callback goes
+ * webhook (at its callback of now), queued now behind the pending deliveries of its queue, if any, so
+ * the purchase's order holds. A webhook deleted since cannot receive it: 400. A success_callback goes
  * again to the URL it went to, at once.
  */
 export function resendDelivery(sandbox: Sandbox, id: string, ctx: Context): Delivery {
@@ -158,18 +171,19 @@ export function resendDelivery(sandbox: Sandbox, id: string, ctx: Context): Deli
   }
   const webhook = original.webhookId === null ? undefined : sandbox.webhooks.get(original.webhookId);
   if (!webhook) throw fieldError(ALL, errors.invalidState(`Its webhook ${original.webhookId} has been deleted; there is nowhere to send it.`));
-  const { webhookId, objectId, body, eventId, eventType } = original;
-  return queueDelivery(sandbox, { webhookId, objectId, body, eventId, eventType, url: webhook.callback }, ctx, false);
+  const { webhookId, objectId, queue, body, eventId, eventType } = original;
+  return queueDelivery(sandbox, { webhookId, objectId, ...(queue !== undefined && { queue }), body, eventId, eventType, url: webhook.callback }, ctx, false);
 }
 
-/** The delivery is done (acknowledged or given up): it stays in the log, and the object's next one goes now. */
+/** The delivery is done (acknowledged or given up): it stays in the log, and the next one of its queue goes now. */
 function finish(sandbox: Sandbox, delivery: Delivery, status: 'delivered' | 'failed', ctx: Context): void {
   markDone(sandbox, { ...delivery, status, nextAttemptAt: null });
   if (isCallback(delivery)) return;
-  const waiting = (sandbox.deliveryQueues.get(delivery.objectId) ?? []).filter((id) => id !== delivery.id);
-  if (waiting.length === 0) sandbox.deliveryQueues.delete(delivery.objectId);
+  const key = queueKey(delivery);
+  const waiting = (sandbox.deliveryQueues.get(key) ?? []).filter((id) => id !== delivery.id);
+  if (waiting.length === 0) sandbox.deliveryQueues.delete(key);
   else {
-    sandbox.deliveryQueues.set(delivery.objectId, waiting);
+    sandbox.deliveryQueues.set(key, waiting);
     const next = sandbox.deliveries.get(waiting[0]!);
     // A delayed or held one goes when its time comes, if that is later.
     const at = Math.max(ctx.clock.now(), next?.notBefore ?? 0);
@@ -180,14 +194,14 @@ function finish(sandbox: Sandbox, delivery: Delivery, status: 'delivered' | 'fai
 
 /**
  * Whether a job of the delivery is the one its next attempt waits for. Chaos leaves some behind: a
- * held delivery, scheduled at the head of its object's queue, that a later one passed (it waits
+ * held delivery, scheduled at the head of its queue, that a later one passed (it waits
  * behind that one now, and is scheduled again when its turn comes), and that older job then falls
  * due before the attempt it was scheduled for.
  */
 function isDue(sandbox: Sandbox, delivery: Delivery, now: number): boolean {
   if (delivery.nextAttemptAt !== null && now < delivery.nextAttemptAt) return false;
   if (isCallback(delivery)) return true;
-  const queue = sandbox.deliveryQueues.get(delivery.objectId);
+  const queue = sandbox.deliveryQueues.get(queueKey(delivery));
   return !queue || queue[0] === delivery.id || !queue.includes(delivery.id);
 }
 
@@ -211,7 +225,7 @@ export function startAttempt(sandbox: Sandbox, deliveryId: string, ctx: Context)
   if (delivery?.status !== 'pending' || !isDue(sandbox, delivery, ctx.clock.now())) return undefined;
   const to = delivery.attempts < MAX_ATTEMPTS ? target(sandbox, delivery) : undefined;
   if (!to) {
-    // Gone, or the last attempt went unanswered: the object's next delivery may go.
+    // Gone, or the last attempt went unanswered: the next delivery of its queue may go.
     finish(sandbox, delivery, 'failed', ctx);
     return undefined;
   }
@@ -242,7 +256,7 @@ const acknowledges = (answer: Answer): boolean => answer.error === null && answe
 /**
  * Logs the answer to attempt `index` of a delivery. A 2xx ends the delivery (even one given up
  * meanwhile: the receiver has it after all); a failed last attempt gives it up now rather than when
- * its time runs out. Returns whether the object's next delivery was released, so it can go now.
+ * its time runs out. Returns whether the next delivery of its queue was released, so it can go now.
  */
 export function recordAnswer(sandbox: Sandbox, deliveryId: string, index: number, answer: Answer, ctx: Context): boolean {
   const delivery = sandbox.deliveries.get(deliveryId);

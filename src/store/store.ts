@@ -83,6 +83,12 @@ export interface Delivery {
   /** The webhook it goes to; null for a success_callback. */
   webhookId: string | null;
   objectId: string;
+  /**
+   * The queue a webhook's delivery waits in (engine/webhooks.ts queueKey): its webhook's deliveries
+   * of one purchase and the Payments related to it. Absent for a success_callback's, and for one of
+   * an earlier version, whose queue is its object's (`objectId`).
+   */
+  queue?: string;
   /** The signed body: the object's JSON as the API returns it, plus `event_type`. */
   body: string;
   /** Attempts started (the retry schedule counts them). */
@@ -153,7 +159,10 @@ export interface Sandbox {
   deliveries: TrackedMap<Delivery>;
   /** Statement requests (`POST /company_statements/`). Data of earlier versions has none. */
   statements: TrackedMap<CompanyStatement>;
-  /** Deliveries waiting per object, oldest first: an object's events arrive in order. */
+  /**
+   * Deliveries waiting per queue (a webhook and a purchase: engine/webhooks.ts queueKey; an object's
+   * id in data of earlier versions), oldest first: a purchase's events arrive in order.
+   */
   deliveryQueues: TrackedMap<string[]>;
   /** The sandbox's key pair (GET /public_key/), made when first needed. */
   signingKey: SigningKey | null;

@@ -8,7 +8,8 @@
 // the platform does not have; one that listened to nothing else is removed with its deliveries, as it
 // would never receive anything again. Records of format 2 written before a field was added gain it
 // too (`addLaterFields`): a card's expiry becomes integers, a saved token's outcome becomes a sequence of one, an e-mail gains its
-// subject (derived from its purchase as it is now), a delivery its place in the delivery log. What is
+// subject (derived from its purchase as it is now), a delivery its place in the delivery log, a queued
+// delivery the key of the queue that holds it. What is
 // not a record of the expected kind is left as it is, for the schema to name: this runs on documents
 // from outside before any check.
 
@@ -253,6 +254,24 @@ export function addLaterFields(sandbox: unknown): void {
   upgradeTokenOutcomes(sandbox);
   addSubjects(sandbox);
   upgradeDeliveries(sandbox);
+  queuedDeliveries(sandbox);
+}
+
+/**
+ * A queued delivery saved before queues were per webhook and purchase (engine/webhooks.ts queueKey)
+ * waits in its object's queue: it gains that queue's key as its `queue`, so that it finds the queue
+ * that holds it when it is done, and the queue's next delivery goes.
+ */
+function queuedDeliveries(sandbox: Loose): void {
+  if (!Array.isArray(sandbox.deliveryQueues) || !Array.isArray(sandbox.deliveries)) return;
+  const holder = new Map<unknown, unknown>();
+  for (const entry of sandbox.deliveryQueues) {
+    if (Array.isArray(entry) && typeof entry[0] === 'string' && Array.isArray(entry[1])) for (const id of entry[1]) holder.set(id, entry[0]);
+  }
+  if (holder.size === 0) return;
+  for (const delivery of records(sandbox.deliveries)) {
+    if (!('queue' in delivery) && holder.has(delivery.id)) delivery.queue = holder.get(delivery.id);
+  }
 }
 
 /** Upgrades, in place, a snapshot document of format 1 to format 2, and one of format 2 to its latest fields. */

@@ -1,4 +1,5 @@
-// The simulator's pages for people: the checkout page at each purchase's checkout_url, the QA
+// The simulator's pages for people: the checkout page at each purchase's checkout_url, the cancel
+// page at the link of a subscription's e-mails, the QA
 // dashboard at `/` and the API reference at `/docs`. Mounted before the API's JSON-only rule: each
 // page answers its own routes (the checkout form parses its urlencoded body itself) and passes
 // every other request on untouched.
@@ -10,11 +11,12 @@ import { dashboardRouter } from './dashboard.ts';
 import { defaultSandboxRouter } from './default-sandbox.ts';
 import { directPostRouter } from './direct-post.ts';
 import { docsRouter } from './docs.ts';
+import { subscriptionCancelRouter } from './subscription-cancel.ts';
 
 export function uiRouter(services: Services): Router {
   const router = express.Router();
   router.use(checkoutRouter(services), dashboardRouter(), defaultSandboxRouter(services), docsRouter());
-  router.use(directPostRouter(services));
+  router.use(directPostRouter(services), subscriptionCancelRouter(services));
   // Browsers ask every page's origin for an icon; the simulator has none, and a 404 left a console error and a
   // log line per page. 204: there is nothing, and nothing is wrong.
   router.get('/favicon.ico', (_req, res) => {

@@ -170,7 +170,10 @@ describe('one-time templates: POST /billing_templates/{id}/send_invoice/', () =>
       payment_method_whitelist: ['visa'],
     });
     expect(invoice.purchase).toEqual(asPurchaseDetails(template.purchase));
-    expect(await outbox(box)).toEqual([{ id: expect.any(String), kind: 'invoice', to: client.email, purchase_id: invoice.id, sent_on: at(NOW), subject: 'Invoice for Setup fee — €49.00' }]);
+    expect(await outbox(box)).toEqual([
+      // A one-time template's e-mail has no cancel link; its body asks for payment at the checkout page.
+      { id: expect.any(String), kind: 'invoice', to: client.email, purchase_id: invoice.id, sent_on: at(NOW), subject: 'Invoice for Setup fee — €49.00', cancel_url: null, body: expect.stringContaining(`/checkout/${invoice.id}/`) },
+    ]);
 
     const second = await send({ client_id: client.id });
     expect(second.status, second.text).toBe(201);

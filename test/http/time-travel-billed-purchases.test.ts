@@ -59,7 +59,17 @@ describe('a billing creates a Purchase', () => {
       payment: null,
     });
     expect(await outbox(box)).toEqual([
-      { id: expect.any(String), kind: 'invoice', to: client.email, purchase_id: billed!.id, sent_on: at('2026-03-03T00:00:00Z'), subject: 'Invoice for Gym membership — £33.75' },
+      {
+        id: expect.any(String),
+        kind: 'invoice',
+        to: client.email,
+        purchase_id: billed!.id,
+        sent_on: at('2026-03-03T00:00:00Z'),
+        subject: 'Invoice for Gym membership — £33.75',
+        // A subscription's e-mail carries its cancel link (issue 42).
+        cancel_url: `${h.origin}/subscription_cancel/${billed!.id}/`,
+        body: expect.stringContaining(`To cancel your subscription: ${h.origin}/subscription_cancel/${billed!.id}/`),
+      },
     ]);
     expect((await events(box)).filter((e) => e.object_id === billed!.id).map((e) => e.event_type)).toContain('purchase.created');
   });
@@ -121,7 +131,8 @@ describe('a billing creates a Purchase', () => {
     expect(types).toContain('purchase.subscription_charge_failure');
     expect(types).not.toContain('purchase.paid');
     expect((await outbox(box)).filter((m) => m.purchase_id === billed!.id)).toEqual([
-      { id: expect.any(String), kind: 'invoice', to: client.email, purchase_id: billed!.id, sent_on: at('2026-03-03T00:00:00Z'), subject: 'Invoice for Gym membership — €29.90' },
+      // With its cancel link, as every e-mail of a subscription's purchase (issue 42).
+      expect.objectContaining({ id: expect.any(String), kind: 'invoice', to: client.email, purchase_id: billed!.id, sent_on: at('2026-03-03T00:00:00Z'), subject: 'Invoice for Gym membership — €29.90', cancel_url: expect.stringContaining('/subscription_cancel/') }),
     ]);
   });
 

@@ -41,6 +41,15 @@ describe('upgrading the webhooks of 0.1', () => {
     expect(sandbox.deliveryQueues).toEqual([['p1', ['d1']]]);
   });
 
+  it('a queued delivery of an earlier version gains the key of the queue that holds it (its object\'s, queues being per webhook and purchase since issue 42); one in no queue gains none', () => {
+    const sandbox = oldSandbox();
+    sandbox.webhooks.push(webhook('0c000000-0000-4000-8000-000000000003', ['purchase.paid']));
+    sandbox.deliveries.push(['d4', { id: 'd4', webhookId: '0c000000-0000-4000-8000-000000000003', objectId: 'p3', body: '{}', attempts: 2 }]);
+    upgradeSandbox(sandbox);
+    const queues = Object.fromEntries(sandbox.deliveries.map(([id, delivery]) => [id, (delivery as { queue?: string }).queue]));
+    expect(queues).toEqual({ d1: 'p1', d4: undefined });
+  });
+
   it('a title longer than the platform\'s 100 characters is cut to 100', () => {
     const sandbox = { signingKey: KEY, webhooks: [[HOOK_A, { id: HOOK_A, title: 'x'.repeat(256), events: ['purchase.paid'] }]] };
     upgradeSandbox(sandbox);

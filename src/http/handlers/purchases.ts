@@ -6,7 +6,7 @@ import { writeClient } from '../../domain/clients.ts';
 import { errors, fieldError } from '../../domain/errors.ts';
 import { createPurchase, withStatus } from '../../domain/purchases.ts';
 import type { Client, Input, Purchase } from '../../domain/types.ts';
-import { assertCancellable, chargeWithToken, payAtCheckout } from '../../engine/payments.ts';
+import { assertCancellable, payAtCheckout, requestCharge } from '../../engine/payments.ts';
 import { capture, markAsPaid, refund, release, resendInvoice } from '../../engine/purchase-actions.ts';
 import { awaitPayment, savePurchase } from '../../engine/records.ts';
 import { callbackUrl } from '../../engine/success-callbacks.ts';
@@ -50,7 +50,7 @@ export const purchaseHandlers: Record<string, SandboxHandler> = {
 
   chargePurchase: ({ sandbox, params, body, ctx, origin, services }) => {
     try {
-      return ok(presentPurchase(chargeWithToken(sandbox, find(sandbox.purchases, params.id), body.recurring_token as string, ctx), sandbox, origin));
+      return ok(presentPurchase(requestCharge(sandbox, find(sandbox.purchases, params.id), body.recurring_token as string, ctx), sandbox, origin));
     } catch (error) {
       // A declined charge is answered 400 but recorded: its purchase.payment_failure goes out to webhooks too.
       services.background.wake(sandbox.id);

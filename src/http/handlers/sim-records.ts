@@ -1,12 +1,15 @@
 // /sim/v1: what a sandbox recorded, for a QA engineer to check. Events and e-mails filtered by
-// `type`, `object_id` and `since`; the delivery log (webhooks and success_callbacks), filtered by
+// `type`, `object_id` and `since` (an e-mail with its text and links); the delivery log (webhooks and success_callbacks), filtered by
 // `status`, `kind`, `webhook_id` and `event_type`, with a resend. Lists are newest first; `next` and `previous` keep the filters.
 
+import { emailBody } from '../../domain/emails.ts';
 import { errors, fieldError } from '../../domain/errors.ts';
 import type { OutboxEmail, SimEvent } from '../../domain/types.ts';
 import { deliveryMatches } from '../../engine/delivery-log.ts';
+import { cancelPath, hasCancelLink } from '../../engine/subscription-cancel.ts';
 import { resendDelivery } from '../../engine/webhooks.ts';
-import type { Delivery, DeliveryKind, DeliveryStatus } from '../../store/store.ts';
+import { checkoutPath } from '../../present/purchases.ts';
+import type { Delivery, DeliveryKind, DeliveryStatus, Sandbox } from '../../store/store.ts';
 import { created, ok, type SandboxHandler } from '../handler.ts';
 import { paginate } from '../pagination.ts';
 import { presentEvent } from '../present.ts';
@@ -46,6 +49,18 @@ const emailMatches = (filters: RecordFilters) => (email: OutboxEmail) =>
 
 const isoOrNull = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
+/**
+ * An e-mail as GET /sim/v1/outbox shows it (`OutboxEmail` in openapi.yaml): as stored, with its
+ * `cancel_url` (an e-mail about a subscription's purchase; null otherwise) and its `body`, made now
+ * on the origin the caller used, as a purchase's checkout_url is.
+ */
+function presentEmail(email: OutboxEmail, sandbox: Sandbox, origin: string) {
+  const purchase = sandbox.purchases.get(email.purchase_id);
+  const cancel = purchase && hasCancelLink(sandbox, purchase) ? origin + cancelPath(sandbox, purchase.id) : null;
+  const body = emailBody(email.kind, email.subject, { checkout: origin + checkoutPath(sandbox, email.purchase_id), cancel });
+  return { ...email, cancel_url: cancel, body };
+}
+
 /** A delivery as GET /sim/v1/webhook_deliveries shows it (`WebhookDelivery` in openapi.yaml). */
 function presentDelivery(delivery: Delivery) {
   return {
@@ -71,7 +86,10 @@ export const simRecordHandlers: Record<string, SandboxHandler> = {
     return ok({ ...page, results: page.results.map((event) => presentEvent(event, sandbox, origin)) });
   },
 
-  listOutbox: ({ sandbox, query, url }) => ok(paginate(sandbox.outbox, query, url, matcher(recordFilters(query), emailMatches))),
+  listOutbox: ({ sandbox, query, url, origin }) => {
+    const page = paginate(sandbox.outbox, query, url, matcher(recordFilters(query), emailMatches));
+    return ok({ ...page, results: page.results.map((email) => presentEmail(email, sandbox, origin)) });
+  },
 
   listWebhookDeliveries: ({ sandbox, query, url }) => {
     const filters = {
