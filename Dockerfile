@@ -1,9 +1,9 @@
 # billing-sim as a container, for teams whose CI starts services as containers:
 #   docker build -t billing-sim . && docker run -p 4010:4010 billing-sim
-# The simulator listens on 0.0.0.0:4010 inside; every flag comes from BILLING_SIM_* (README, "Use it from any
-# language"). Mount a volume at /data to keep state across restarts (scripts/container-entrypoint.sh).
+# The simulator listens on 0.0.0.0:4010 inside; every flag comes from BILLING_SIM_* (docs/containers.md).
+# Mount a volume at /data to keep state across restarts (scripts/container-entrypoint.sh).
 #
-# Node 22: better-sqlite3 12, the durable store behind --data, aborts on Node >= 24.19 (README), and 22 is an LTS.
+# Node 22: better-sqlite3 12, the durable store behind --data, aborts on Node >= 24.19 (docs/development.md), and 22 is an LTS.
 
 FROM node:22-bookworm AS build
 WORKDIR /app

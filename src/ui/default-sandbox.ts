@@ -62,8 +62,8 @@ function loopbackOrigin(host: string): string | undefined {
 /** Why this request gets no token, as a sentence for the page; undefined when it may have it. */
 export function oneClickRefusal({ peer, host, origin, fetchSite, relayed = false }: OneClickRequest): string | undefined {
   // A reverse proxy on this machine (nginx, Caddy) makes every client a loopback peer with a loopback
-  // Host: the headers it adds say the request came from elsewhere. (A raw TCP relay adds none: the
-  // README says so.)
+  // Host: the headers it adds say the request came from elsewhere. (A raw TCP relay adds none:
+  // docs/browser.md says so.)
   if (relayed) return 'The request came through a proxy, not from a browser on this machine: copy the token that the simulator printed in its terminal.';
   if (!isLoopbackPeer(peer)) {
     return `The request came from ${peer?.slice(0, 64) ?? 'an unknown address'}, not from this machine: copy the token that the simulator printed in its terminal.`;

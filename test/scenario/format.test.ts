@@ -1,7 +1,7 @@
 // The scenario format, read in-process: each kind of problem a file can have is reported with its
 // line and the dotted path of the first bad value (the CLI prints this line and exits 2:
 // usage.test.ts), and the values of a run: paths into answers, ${name}, how expected values match;
-// and the README's worked example, which must be the fixture it says it is.
+// and the worked example of docs/scenarios.md, which must be the fixture it says it is.
 
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -121,10 +121,12 @@ describe('values', () => {
   });
 });
 
-describe('the README', () => {
+describe('docs/scenarios.md', () => {
   it('shows the worked example as fixtures/scenarios/declined-once-then-fine.yaml has it', () => {
-    const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
-    const section = readme.slice(readme.indexOf('### Worked example: declined once, then fine'));
+    const page = readFileSync(fileURLToPath(new URL('../../docs/scenarios.md', import.meta.url)), 'utf8');
+    const heading = page.indexOf('## Worked example: declined once, then fine');
+    expect(heading).toBeGreaterThan(-1);
+    const section = page.slice(heading);
     const shown = parse(/```yaml\n([\s\S]*?)```/.exec(section)![1]!) as Record<string, unknown>;
     const { description, ...fixture } = parse(readFileSync(fileURLToPath(new URL('../../fixtures/scenarios/declined-once-then-fine.yaml', import.meta.url)), 'utf8')) as Record<string, unknown>;
     expect(description).toBeTypeOf('string');
