@@ -87,8 +87,8 @@ const PURCHASE_ACTIONS = {
 
 /**
  * The actions a purchase's status allows (the platform's rules; a refused one would show the API's
- * reason). None while a pending step runs (pending_capture, pending_release, pending_refund,
- * pending_execute), and none for a card authorised with no charge (preauthorized): nothing to capture.
+ * reason). None while a pending step runs (pending_charge, pending_capture, pending_release,
+ * pending_refund, pending_execute), and none for a card authorised with no charge (preauthorized): nothing to capture.
  */
 function actionsOf(p) {
   if (PAYABLE.has(p.status)) return ['pay', 'decline', 'mark_as_paid'];

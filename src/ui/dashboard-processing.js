@@ -14,7 +14,7 @@ const lastsNothing = (duration) => !/[1-9]/.test(duration);
 function describeProcessing({ delay, settlement }) {
   const steps = lastsNothing(delay)
     ? 'Pending steps end at once: a capture, release, refund or token deletion passes its pending state within the same request.'
-    : `Pending steps last ${delay} of sandbox time: a capture, release or refund answers pending_capture, pending_release or pending_refund until then.`;
+    : `Pending steps last ${delay} of sandbox time: a charge with a saved card, a capture, release or refund answers pending_charge, pending_capture, pending_release or pending_refund until then.`;
   const settled = settlement === null ? 'Paid purchases are never settled.' : `Paid purchases are settled ${settlement} after payment (purchase.settled).`;
   return `${steps} ${settled}`;
 }

@@ -5,7 +5,7 @@
 
 /** Events that move money (the timeline's kind `charge`); the rest are `event`. */
 const CHARGES = new Set([
-  'purchase.paid', 'purchase.payment_failure', 'purchase.subscription_charge_failure', 'purchase.pending_execute', 'purchase.hold',
+  'purchase.paid', 'purchase.payment_failure', 'purchase.subscription_charge_failure', 'purchase.pending_charge', 'purchase.pending_execute', 'purchase.hold',
   'purchase.preauthorized', 'purchase.pending_capture', 'purchase.captured', 'purchase.pending_release', 'purchase.released',
   'purchase.pending_refund', 'purchase.refunded', 'purchase.settled',
 ]);
@@ -21,6 +21,7 @@ const STATUS_MEANING = {
   created: 'new, not sent',
   sent: 'invoice e-mailed, waiting for payment',
   viewed: 'checkout page opened, waiting for payment',
+  pending_charge: 'charge with a saved card under way: paid or declined once the processing delay has passed',
   pending_execute: 'collected with a service type; the bank executes it later',
   paid: 'paid',
   hold: 'authorised: funds reserved, awaiting capture or release',

@@ -38,8 +38,8 @@ const ADVANCES = [
  * a contrast of at least 4.5:1; the badge's words say the same, for readers who cannot tell colours.
  * Waiting statuses are blue, money reserved or in transit amber, money in green, money given back
  * teal or violet, trouble orange and red; `expired` is solid dark red, as nothing more can happen.
- * A pending step of the platform (`pending_capture`, `pending_release`, `pending_refund`,
- * `pending_execute`) is amber with a dashed border: in transit, not final yet. A card authorised
+ * A pending step of the platform (`pending_charge`, `pending_capture`, `pending_release`,
+ * `pending_refund`, `pending_execute`) is amber with a dashed border: in transit, not final yet. A card authorised
  * with no charge (`preauthorized`) is indigo. "settled" is an outlined mark beside `paid`.
  * Subscribers' statuses (`subscriber-{status}`) reuse the same meanings: active green, pending blue,
  * paused amber, inactive grey.
@@ -49,7 +49,7 @@ const BADGES = `
   .badge { display: inline-block; padding: 0 .45rem; border-radius: 999px; border: 1px solid; font-size: .85rem; white-space: nowrap; }
   .badge, .status-created, .status-cancelled, .subscriber-inactive { background: #eef0f3; color: #374151; border-color: #c5cad1; }
   .status-sent, .status-viewed, .subscriber-pending { background: #e0ecff; color: #1e3a8a; border-color: #9db8ee; }
-  .status-hold, .status-pending_execute, .status-pending_capture, .status-pending_release, .status-pending_refund, .subscriber-subscription_paused { background: #fff4d6; color: #713f00; border-color: #e5c46b; }
+  .status-hold, .status-pending_charge, .status-pending_execute, .status-pending_capture, .status-pending_release, .status-pending_refund, .subscriber-subscription_paused { background: #fff4d6; color: #713f00; border-color: #e5c46b; }
   .badge[class*=" status-pending_"] { border: 1px dashed #8a5a00; }
   .status-preauthorized { background: #e0e7ff; color: #312e81; border-color: #a5b4fc; }
   .status-paid, .subscriber-active { background: #dcf3e1; color: #14532d; border-color: #8fcb9d; }

@@ -10,7 +10,7 @@ import { networkInterfaces } from 'node:os';
 import type { Browser } from 'playwright-core';
 import { startSimulator, type RunningSimulator } from '../../src/index.ts';
 import { useHarness } from '../support/harness.ts';
-import { createPurchase, getPurchase, makeClient, payPurchase, sandboxAt, type Purchase } from '../builders/engine.ts';
+import { createPurchase, getPurchase, makeClient, payPurchase, sandboxAt, saveToken, type Purchase } from '../builders/engine.ts';
 import { launchBrowser, openPage, screenshot } from './browser.ts';
 import { fieldMessage, openDashboard, purchaseRow, resultIn } from './dashboard-page.ts';
 
@@ -124,7 +124,7 @@ describe('QA dashboard: processing, pending steps and settlement', () => {
       await settlement.fill('P1D');
       await page.getByRole('button', { name: 'Save processing' }).click();
       await expect.poll(() => page.locator('#processing-result').textContent()).toBe(
-        'Saved. Pending steps last PT2S of sandbox time: a capture, release or refund answers pending_capture, pending_release or pending_refund until then. Paid purchases are settled P1D after payment (purchase.settled).',
+        'Saved. Pending steps last PT2S of sandbox time: a charge with a saved card, a capture, release or refund answers pending_charge, pending_capture, pending_release or pending_refund until then. Paid purchases are settled P1D after payment (purchase.settled).',
       );
       expect(await fieldMessage(delay)).toBeNull();
       expect((await box.req('GET', '/sim/v1/processing')).body).toEqual({ delay: 'PT2S', settlement: 'P1D' });
@@ -140,19 +140,23 @@ describe('QA dashboard: processing, pending steps and settlement', () => {
     }
   });
 
-  it('with a processing delay, Capture, Release and Refund answer their pending state: each row shows its pending badge and offers no action until the delay has passed; a settled purchase says when', async () => {
+  it('with a processing delay, Capture, Release and Refund answer their pending state, and a charge with a saved card is pending_charge: each row shows its pending badge and offers no action until the delay has passed; a settled purchase says when', async () => {
     const box = await sandboxAt(h, NOW);
     const client = await makeClient(box, { email: 'ada@example.com' });
     const toCapture = await paid(box, client.id, { skip_capture: true });
     const toRelease = await paid(box, client.id, { skip_capture: true });
     const toRefund = await paid(box, client.id);
+    const token = await saveToken(box, client.id);
     expect((await box.req('PUT', '/sim/v1/processing', { delay: 'PT1H', settlement: 'P1D' })).status).toBe(200);
     const settles = await paid(box, client.id);
+    const charged = await createPurchase(box, client.id);
+    const charge = await box.req('POST', `/api/v1/purchases/${charged.id}/charge/`, { recurring_token: token });
+    expect([charge.status, (charge.body as Purchase).status]).toEqual([200, 'pending_charge']);
 
     const { page, blocked, close } = await openPage(browser!, h.origin);
     try {
       await openDashboard(page, h.origin, box.token);
-      const rows = { capture: purchaseRow(page, toCapture.id), release: purchaseRow(page, toRelease.id), refund: purchaseRow(page, toRefund.id) };
+      const rows = { capture: purchaseRow(page, toCapture.id), release: purchaseRow(page, toRelease.id), refund: purchaseRow(page, toRefund.id), charge: purchaseRow(page, charged.id) };
       await rows.capture.getByRole('button', { name: /^Capture/ }).click();
       await expect.poll(() => resultIn(rows.capture).textContent()).toBe('Capture requested: pending_capture until the processing delay (PT1H of sandbox time) has passed.');
       await rows.release.getByRole('button', { name: /^Release/ }).click();
@@ -161,7 +165,7 @@ describe('QA dashboard: processing, pending steps and settlement', () => {
       await page.getByRole('form', { name: /^Refund the purchase/ }).getByRole('button', { name: 'Refund' }).click();
       await expect.poll(() => resultIn(rows.refund).textContent()).toBe('Refund of €12.00 requested: pending_refund until the processing delay (PT1H of sandbox time) has passed.');
 
-      const expected = { capture: 'pending_capture', release: 'pending_release', refund: 'pending_refund' };
+      const expected = { capture: 'pending_capture', release: 'pending_release', refund: 'pending_refund', charge: 'pending_charge' };
       for (const [name, status] of Object.entries(expected)) {
         const row = rows[name as keyof typeof rows];
         await expect.poll(() => row.locator('.badge').first().textContent(), { message: name }).toBe(status);
@@ -179,6 +183,7 @@ describe('QA dashboard: processing, pending steps and settlement', () => {
       await expect.poll(() => rows.capture.locator('.badge').first().textContent()).toBe('paid');
       await expect.poll(() => rows.release.locator('.badge').first().textContent()).toBe('released');
       await expect.poll(() => rows.refund.locator('.badge').first().textContent()).toBe('refunded');
+      await expect.poll(() => rows.charge.locator('.badge').first().textContent()).toBe('paid');
       expect(await rows.capture.getByRole('button', { name: /^Refund…/ }).count()).toBe(1);
 
       // Settled P1D after payment: the mark beside `paid`, and the time in the details, as the API answers it.
