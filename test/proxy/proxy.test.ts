@@ -262,7 +262,8 @@ describe('requests are checked as the simulator checks them, and forwarded all t
         req.write(body.subarray(0, 64 * 1024));
       });
       expect(status).toBe(413);
-      await vi.waitFor(async () => expect((await proxy.report()).exchanges).toBe(1));
+      // vi.waitFor gives up after 1 s by default: a hang guard here, as expect.poll has (vitest.config.ts).
+      await vi.waitFor(async () => expect((await proxy.report()).exchanges).toBe(1), { timeout: 15_000 });
       expect((await proxy.report()).operations.createClient!.listed).toEqual([
         expect.objectContaining({ side: 'request', part: 'body', message: expect.stringContaining('larger than 1048576 bytes'), status: 413 }),
       ]);
@@ -298,32 +299,10 @@ describe('requests are checked as the simulator checks them, and forwarded all t
 
 describe('an upstream that fails', () => {
   it('never answering: 502 after the timeout, while other requests are served', async () => {
-    const hanging = await hangingUpstream(sim.url);
-    const lines: string[] = [];
-    const timeoutMs = 1_500;
-    const proxy = await startProxy({ upstream: hanging.url, port: 0, timeoutMs, log: (line) => lines.push(line) });
-    try {
-      const started = performance.now();
-      let stuckAnswered = false;
-      const stuck = send(proxy.url, 'GET', '/api/v1/clients/', sim.token, { headers: { 'x-hang': '1' } }).finally(() => (stuckAnswered = true));
-      await hanging.held;
-      // Served while the other waits for its upstream.
-      const other = await send(proxy.url, 'GET', '/api/v1/clients/', sim.token);
-      expect(other.status).toBe(200);
-      expect((await proxy.report()).operations.listClients).toMatchObject({ exchanges: 1, upstream_errors: 0 });
-      expect(stuckAnswered).toBe(false);
-
-      const answer = await stuck;
-      expect(performance.now() - started).toBeGreaterThanOrEqual(timeoutMs);
-      expect(answer.status).toBe(502);
-      expect(answer.body).toEqual({ __all__: [{ code: 'upstream_timeout', message: expect.stringContaining(`${timeoutMs} ms`) }] });
-      expect(lines).toContainEqual(expect.stringMatching(/ upstream GET \/api\/v1\/clients\/ → 502: The upstream .* did not answer within 1500 ms\. \(not a violation\)$/));
-      expect(lines.filter((line) => line.includes(' violation '))).toEqual([]);
-      const tally = await proxy.report();
-      expect(tally.operations.listClients).toMatchObject({ exchanges: 2, violations: 0, upstream_errors: 1 });
-    } finally {
-      await proxy.stop();
-      await hanging.close();
+    // The other request proves something only when it is answered before the timeout ends the held one;
+    // on a loaded machine it may not be, and the round runs again with twice the timeout.
+    for (let timeoutMs = 1_500; !(await neverAnswering(timeoutMs)); timeoutMs *= 2) {
+      expect(timeoutMs, 'the other request was served before the held one timed out').toBeLessThan(24_000);
     }
   });
 
@@ -381,3 +360,50 @@ describe('on stop, the report files', () => {
     await hanging.close();
   });
 });
+
+/**
+ * A request held by an upstream that never answers, beside another one: the held one is answered 502
+ * after `timeoutMs`, with the error body, a log line and the tally's upstream error. True when the other
+ * was served while the held one waited; false when the timeout came first (the round proved no overlap).
+ */
+async function neverAnswering(timeoutMs: number): Promise<boolean> {
+  const hanging = await hangingUpstream(sim.url);
+  const lines: string[] = [];
+  const proxy = await startProxy({ upstream: hanging.url, port: 0, timeoutMs, log: (line) => lines.push(line) });
+  try {
+    // The proxy's first exchange compiles what checking it needs (seconds on a loaded machine): done
+    // before the held request, so that the other one is answered in the time an answer takes.
+    for (let tries = 1; (await send(proxy.url, 'GET', '/api/v1/clients/', sim.token)).status !== 200; tries++) {
+      expect(tries, 'the proxy answers at all within the timeout').toBeLessThan(10);
+    }
+    const tally = async () => (await proxy.report()).operations.listClients!;
+    const before = await tally();
+    const started = performance.now();
+    let stuckAnswered = false;
+    const stuck = send(proxy.url, 'GET', '/api/v1/clients/', sim.token, { headers: { 'x-hang': '1' } }).finally(() => (stuckAnswered = true));
+    // Closed early (a failed expectation below), the held request's reset is not an unhandled rejection.
+    stuck.catch(() => undefined);
+    await hanging.held;
+    const other = await send(proxy.url, 'GET', '/api/v1/clients/', sim.token);
+    // On a loaded machine the other request may itself outlast the timeout: then nothing was proven.
+    if (other.status === 502 && (other.body as { __all__?: { code: string }[] }).__all__?.[0]?.code === 'upstream_timeout') {
+      await stuck;
+      return false;
+    }
+    const servedWhileHeld = !stuckAnswered;
+    expect(other.status).toBe(200);
+    if (servedWhileHeld) expect(await tally()).toMatchObject({ exchanges: before.exchanges + 1, upstream_errors: before.upstream_errors });
+
+    const answer = await stuck;
+    expect(performance.now() - started).toBeGreaterThanOrEqual(timeoutMs);
+    expect(answer.status).toBe(502);
+    expect(answer.body).toEqual({ __all__: [{ code: 'upstream_timeout', message: expect.stringContaining(`${timeoutMs} ms`) }] });
+    expect(lines).toContainEqual(expect.stringMatching(new RegExp(` upstream GET /api/v1/clients/ → 502: The upstream .* did not answer within ${timeoutMs} ms\\. \\(not a violation\\)$`)));
+    expect(lines.filter((line) => line.includes(' violation '))).toEqual([]);
+    expect(await tally()).toMatchObject({ exchanges: before.exchanges + 2, violations: 0, upstream_errors: before.upstream_errors + 1 });
+    return servedWhileHeld;
+  } finally {
+    await proxy.stop();
+    await hanging.close();
+  }
+}
