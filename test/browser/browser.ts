@@ -73,7 +73,7 @@ let exitOnSigterm = false;
  * The Chromium of this vitest worker, launched by the first test file that asks and kept for the files
  * after it: a worker runs its files one after another in one module graph (vitest.config.ts, `isolate:
  * false`), and a launch and close of Chromium for each file cost CPU: the 12 browser files took 83-91 s
- * of CPU with a browser each, 56-70 s with one per worker (3 workers; issue 44). Tests share nothing
+ * of CPU with a browser each, 45-70 s with one per worker (3 workers; issue 44). Tests share nothing
  * through it: each test's page has a context of its own. The browser goes with the worker: playwright
  * kills it and removes its temporary profile when the process exits, and vitest stops a worker with
  * SIGTERM, which is turned into such an exit here (as vitest's own worker does when profiling) instead
