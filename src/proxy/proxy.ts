@@ -106,12 +106,16 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   // ajv's validators compile in small steps once listening.
   await loadReadings({ platform: true });
   await listen(server, options.port ?? DEFAULT_PROXY_PORT, options.host ?? '127.0.0.1');
-  void routes.warmUp();
+  // A stop ends it, as the simulator's (src/index.ts): a proxy stopped a moment after its start went on
+  // compiling every operation's validators for a second or more of CPU.
+  const warming = new AbortController();
+  void routes.warmUp(warming.signal);
   const { address, port } = server.address() as AddressInfo;
   const url = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
 
   let stopped: Promise<void> | undefined;
   const stop = async () => {
+    warming.abort();
     server.close();
     server.closeIdleConnections();
     await settledWithin(running, STOP_GRACE_MS);

@@ -1,5 +1,6 @@
 // Browser tests drive Debian's Chromium through playwright-core (no downloaded browser): one
-// browser per test file, a fresh context (own profile state, own localStorage) per test. Every
+// browser per vitest worker, shared by the test files it runs, and a fresh context (own profile
+// state, own cookies, own localStorage) per test. Every
 // request to anything but the simulator's loopback origin (and the few loopback origins a test serves
 // itself, such as a shop's page) is aborted and remembered, so a page that reached for a CDN or phoned
 // home fails its test instead of passing on a machine with network.
@@ -65,17 +66,58 @@ export async function screenshot(page: Page, name: string, element?: Locator): P
 
 const LAUNCH_TIMEOUT_MS = 60_000;
 
+let shared: Promise<Browser> | undefined;
+let exitOnSigterm = false;
+
 /**
- * The browser of a test file, launched before its tests and closed after; `open()` gives a fresh page on the
- * harness, `open(shop)` one that may also reach the test's own server at that origin.
+ * The Chromium of this vitest worker, launched by the first test file that asks and kept for the files
+ * after it: a worker runs its files one after another in one module graph (vitest.config.ts, `isolate:
+ * false`), and a launch and close of Chromium for each file cost CPU: the 12 browser files took 83-91 s
+ * of CPU with a browser each, 45-70 s with one per worker (3 workers; issue 44). Tests share nothing
+ * through it: each test's page has a context of its own. The browser goes with the worker: playwright
+ * kills it and removes its temporary profile when the process exits, and vitest stops a worker with
+ * SIGTERM, which is turned into such an exit here (as vitest's own worker does when profiling) instead
+ * of a death by signal that would leave the profile behind in /tmp.
+ */
+export function sharedBrowser(): Promise<Browser> {
+  if (!shared) {
+    const launching = launchBrowser();
+    shared = launching;
+    launching.then(
+      (browser) => browser.on('disconnected', () => shared === launching && (shared = undefined)),
+      () => shared === launching && (shared = undefined),
+    );
+    if (!exitOnSigterm) process.once('SIGTERM', () => process.exit(143));
+    exitOnSigterm = true;
+  }
+  return shared;
+}
+
+/**
+ * The browser of a test file (the worker's, see sharedBrowser); `open()` gives a fresh page on the harness,
+ * `open(shop)` one that may also reach the test's own server at that origin. A page a test left open is
+ * closed after the file's tests.
  */
 export function useBrowser(h: Harness): { open(...allowed: string[]): Promise<TestPage> } {
   let browser: Browser | undefined;
+  const open = new Set<TestPage>();
   // Chromium starts in a second or two, but on a 2-core machine busy with the other test files it once
   // took longer than the 10 s hooks get by default.
   beforeAll(async () => {
-    browser = await launchBrowser();
+    browser = await sharedBrowser();
   }, LAUNCH_TIMEOUT_MS);
-  afterAll(() => browser?.close());
-  return { open: (...allowed) => openPage(browser!, h.origin, allowed) };
+  afterAll(() => Promise.all([...open].map((page) => page.close())));
+  return {
+    async open(...allowed) {
+      const page = await openPage(browser!, h.origin, allowed);
+      open.add(page);
+      return {
+        ...page,
+        close: () => {
+          open.delete(page);
+          return page.close();
+        },
+      };
+    },
+  };
 }

@@ -11,16 +11,15 @@ import type { Browser } from 'playwright-core';
 import { startSimulator, type RunningSimulator } from '../../src/index.ts';
 import { useHarness } from '../support/harness.ts';
 import { createPurchase, getPurchase, makeClient, payPurchase, sandboxAt, saveToken, type Purchase } from '../builders/engine.ts';
-import { launchBrowser, openPage, screenshot } from './browser.ts';
+import { openPage, screenshot, sharedBrowser } from './browser.ts';
 import { fieldMessage, openDashboard, purchaseRow, resultIn } from './dashboard-page.ts';
 
 const h = useHarness();
 let browser: Browser | undefined;
-// A browser of this file's own: its pages open the harness and a simulator started here with its default sandbox.
+// The worker's browser (browser.ts): this file's pages open the harness and a simulator started here with its default sandbox.
 beforeAll(async () => {
-  browser = await launchBrowser();
+  browser = await sharedBrowser();
 }, 60_000);
-afterAll(() => browser?.close());
 
 const NOW = '2026-01-30T12:00:00Z';
 

@@ -70,8 +70,7 @@ describe('billing-sim export and import', () => {
     } finally {
       await sim.stop();
     }
-    // Each refusal comes after SQLite's busy timeout (5 s) has waited for the lock.
-  }, 40_000);
+  });
 
   it('exports the default sandbox of --seed or the one of --sandbox (0600), and imports it as a new sandbox that a server then serves', async () => {
     const { file, sim, defaultId, secondId } = await dataFile('state.db');

@@ -50,7 +50,9 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
   proxy = await startProxy({ upstream: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`, port: 0, log: (line) => lines.push(line) });
-});
+  // A hang guard, not vitest's 10 s for a hook: startProxy reads the document with Prism (about a second
+  // of CPU) and this worker's first ajv compiles, which took over 10 s on a loaded 2-core machine.
+}, 120_000);
 
 afterAll(async () => {
   await proxy.stop();
