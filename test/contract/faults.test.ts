@@ -28,7 +28,7 @@ beforeAll(async () => {
   one = await newSandbox(sim.url, { fixtures: true });
   two = await newSandbox(sim.url, { fixtures: true });
   faults = [...FAULTS, foreignObjectLeaked(one.token, two.token)];
-});
+}, 60_000); // a hang guard: the default 10 s ran out starting a simulator on a loaded machine
 afterAll(() => sim.stop());
 
 /** Runs the suite (only the `filters` files) through a proxy with `fault` against the accounts `a` and `b`. */

@@ -15,7 +15,7 @@ let account: Sandbox;
 beforeAll(async () => {
   sim = await startSimulator({ port: 0, quiet: true });
   account = await newSandbox(sim.url, { fixtures: true });
-});
+}, 60_000); // a hang guard: the default 10 s ran out starting a simulator on a loaded machine
 afterAll(() => sim.stop());
 
 const CHECKS = 'checks/clients';

@@ -22,7 +22,7 @@ beforeAll(async () => {
   sim = await startSimulator({ port: 0, quiet: true });
   one = await newSandbox(sim.url, { fixtures: true });
   two = await newSandbox(sim.url, { fixtures: true });
-});
+}, 60_000); // a hang guard: the default 10 s ran out starting a simulator on a loaded machine
 afterAll(() => sim.stop());
 
 /** A document path (`/api/v1/purchases/{id}/`) as a pattern of request paths. */
