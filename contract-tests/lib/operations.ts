@@ -3,9 +3,7 @@
 // `x-simulator-only: true` (on itself or its path), or under /sim/v1/, is billing-sim's own: the real
 // platform lacks it, and the suite never requires it (client.ts).
 
-import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
-import { SPEC_PATH } from './document.ts';
+import { readDocument } from './document.ts';
 
 export interface DocumentOperation {
   operationId: string;
@@ -22,7 +20,7 @@ export interface DocumentOperation {
 
 type Node = Record<string, any>;
 
-export const document: Node = parse(readFileSync(SPEC_PATH, 'utf8'));
+export const document: Node = readDocument();
 
 export const operations: DocumentOperation[] = Object.entries(document.paths as Node).flatMap(([path, item]) =>
   ['get', 'put', 'post', 'delete', 'patch']

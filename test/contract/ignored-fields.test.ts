@@ -50,7 +50,7 @@ describe('the checks against either behaviour of the simulator', () => {
 
   beforeAll(async () => {
     sim = await startSimulator({ port: 0, quiet: true });
-  });
+  }, 60_000); // a hang guard: the default 10 s ran out starting a simulator on a loaded machine
   afterAll(() => sim?.stop());
 
   const suiteOn = (one: Sandbox, two: Sandbox, url: string, files: string[]) =>

@@ -84,7 +84,7 @@ beforeAll(async () => {
   token = ((await res.json()) as { token: string }).token;
   proxy = await startProxy(sim.url, FAULTS);
   cwd = mkdtempSync(join(tmpdir(), 'contract-output-'));
-});
+}, 60_000); // a hang guard: the default 10 s ran out starting a simulator on a loaded machine
 
 afterAll(async () => {
   await proxy?.close();

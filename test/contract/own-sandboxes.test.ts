@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '../../src/index.ts';
 import { startProxy } from './fault-proxy.ts';
-import { accountState, newSandbox, runSuite, totals, type Sandbox } from './suite-run.ts';
+import { accountState, newSandbox, runSuite, totals, type Sandbox, type SuiteRun } from './suite-run.ts';
 
 let sim: RunningSimulator;
 let account: Sandbox;
@@ -15,7 +15,7 @@ let account: Sandbox;
 beforeAll(async () => {
   sim = await startSimulator({ port: 0, quiet: true });
   account = await newSandbox(sim.url, { fixtures: true });
-});
+}, 60_000); // a hang guard: the default 10 s ran out starting a simulator on a loaded machine
 afterAll(() => sim.stop());
 
 const CHECKS = 'checks/clients';
@@ -33,12 +33,6 @@ describe('the contract suite against a simulator', () => {
     expect(await accountState(sim.apiUrl, account.token)).toEqual(before);
   }, 120_000);
 
-  it('needs no token there', async () => {
-    const run = await runSuite(['--base-url', sim.apiUrl, CHECKS]);
-    expect(run.code, run.output).toBe(0);
-    expect(totals(run.output)!.failed).toBe(0);
-  }, 120_000);
-
   it('--keep keeps its sandboxes and prints their dashboard links, whose tokens work', async () => {
     const run = await runSuite(['--base-url', sim.apiUrl, '--keep', CHECKS]);
     expect(run.code, run.output).toBe(0);
@@ -49,22 +43,34 @@ describe('the contract suite against a simulator', () => {
     expect(clients.results.length, 'what the checks made in the first is there to look at').toBeGreaterThan(0);
   }, 120_000);
 
-  it('the sandboxes it deletes are gone: their tokens answer 401', async () => {
-    // Seen on the way: the tokens the suite's DELETE /sim/v1/sandbox requests carry.
+  describe('without a token', () => {
+    // One run serves both tests, through a proxy that sees the suite's DELETE /sim/v1/sandbox requests
+    // and the tokens they carry: each run of the suite starts it anew, some 4 s of CPU.
+    let run: SuiteRun;
     const deleted: string[] = [];
-    const proxy = await startProxy(sim.url, {
-      name: 'watching the sandboxes deleted',
-      request: (req) => void (req.method === 'DELETE' && req.path === '/sim/v1/sandbox' && deleted.push(String(req.headers.authorization).replace(/^Bearer /, ''))),
-    });
-    try {
-      const run = await runSuite(['--base-url', `${proxy.url}/api/v1`, CHECKS]);
+    beforeAll(async () => {
+      const proxy = await startProxy(sim.url, {
+        name: 'watching the sandboxes deleted',
+        request: (req) => void (req.method === 'DELETE' && req.path === '/sim/v1/sandbox' && deleted.push(String(req.headers.authorization).replace(/^Bearer /, ''))),
+      });
+      try {
+        run = await runSuite(['--base-url', `${proxy.url}/api/v1`, CHECKS]);
+      } finally {
+        await proxy.close();
+      }
+    }, 120_000);
+
+    it('needs no token there', () => {
       expect(run.code, run.output).toBe(0);
-    } finally {
-      await proxy.close();
-    }
-    expect(deleted.length).toBeGreaterThanOrEqual(2);
-    for (const token of deleted) expect(await listed(token)).toBe(401);
-  }, 120_000);
+      expect(totals(run.output)!.failed).toBe(0);
+    });
+
+    it('the sandboxes it deletes are gone: their tokens answer 401', async () => {
+      expect(run.code, run.output).toBe(0);
+      expect(deleted.length).toBeGreaterThanOrEqual(2);
+      for (const token of deleted) expect(await listed(token)).toBe(401);
+    });
+  });
 
   it('--in-accounts checks in the account of --token itself, and cleans up there', async () => {
     const mine = await newSandbox(sim.url, { fixtures: true });

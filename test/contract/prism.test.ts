@@ -16,7 +16,7 @@ let sim: RunningSimulator;
 
 beforeAll(async () => {
   [prism, sim] = await Promise.all([startPrismMock(), startSimulator({ port: 0, quiet: true })]);
-});
+}, 60_000); // a hang guard: the default 10 s ran out starting a simulator on a loaded machine
 afterAll(async () => {
   await Promise.all([prism.close(), sim.stop()]);
 });
@@ -77,5 +77,5 @@ describe('the suite against prism mock', () => {
     } finally {
       await proxy.close();
     }
-  }, 180_000);
+  }, 600_000); // a hang guard: a whole run of the suite took 266 s at load 27 on 2 cores
 });
