@@ -39,10 +39,10 @@ function render(sandbox: Sandbox, purchase: Purchase, subscribers: readonly Bill
   return { status: 200, html: page(`Cancel ${what}`, html`<main><h1>${what}</h1>${body}</main>`) };
 }
 
-/** Runs `work` in the sandbox's turn on the purchase the link names, if it is a subscription's; undefined otherwise. */
 /** The ids a cancel path names, as the checkout's: `{id}`, or `{sandbox}` and `{id}`. */
 const linkOf = (req: Request) => req.params as { id: string; sandbox?: string };
 
+/** Runs `work` in the sandbox's turn on the purchase the link names, if it is a subscription's; undefined otherwise. */
 async function atLink(services: Services, req: Request, work: (sandbox: Sandbox, purchase: Purchase, subscribers: BillingTemplateClient[], ctx: Context) => PageReply) {
   const params = linkOf(req);
   const found = findPurchase(services.store, params.id, params.sandbox);
