@@ -9,7 +9,7 @@ import { loadSpec } from '../contract/spec.ts';
 import type { Store } from '../store/store.ts';
 import { Background, SandboxSerial } from '../engine/background.ts';
 import { DEFAULT_SECRET, TokenService } from './auth.ts';
-import { dispatcher } from './dispatch.ts';
+import { CLOCK_HEADER, dispatcher } from './dispatch.ts';
 import { IGNORED_HEADER, Leniency } from './lenient.ts';
 import { FaultRegistry } from './faults.ts';
 import { faultHandlers } from './handlers/faults.ts';
@@ -82,7 +82,7 @@ const collapseSlashes: RequestHandler = (req, _res, next) => {
 
 /** A page of an allowed origin may read which body fields were ignored (lenient.ts); cors set the origin just before. */
 const exposeIgnored: RequestHandler = (_req, res, next) => {
-  if (res.hasHeader('Access-Control-Allow-Origin')) res.setHeader('Access-Control-Expose-Headers', IGNORED_HEADER);
+  if (res.hasHeader('Access-Control-Allow-Origin')) res.setHeader('Access-Control-Expose-Headers', `${IGNORED_HEADER}, ${CLOCK_HEADER}`);
   next();
 };
 

@@ -13,6 +13,7 @@ import { beyondSchema } from '../contract/beyond-schema.ts';
 import { MAX_ERRORS } from '../contract/limits.ts';
 import type { Operation, RouteTable } from '../contract/routes.ts';
 import { sandboxGone } from './auth.ts';
+import { sandboxNow } from '../domain/sandbox-clock.ts';
 import { applyFaults, type FaultRegistry } from './faults.ts';
 import type { PublicHandler, SandboxHandler, Services } from './handler.ts';
 import { IGNORED_HEADER, IgnoredPaths, type Leniency } from './lenient.ts';
@@ -21,6 +22,8 @@ import { inSandboxTurn } from './turn.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const READS = new Set(['GET', 'HEAD']);
+/** The sandbox's clock when it answered (ISO-8601), on every answer to a request with a sandbox token. */
+export const CLOCK_HEADER = 'Billing-Sim-Clock';
 
 export interface DispatchTables {
   routes: RouteTable;
@@ -144,12 +147,19 @@ export function dispatcher(tables: DispatchTables, services: Services) {
       sandboxId,
       (sandbox, ctx) => {
         sandbox.publicOrigin = origin;
+        // The sandbox's instant, for a recording to replay at (src/recording/): a refusal carries it too.
+        const stamp = () => res.setHeader(CLOCK_HEADER, new Date(sandboxNow(sandbox.clock, services.clock)).toISOString());
+        stamp();
         // Input is validated even for an operation not simulated yet: a bad request is a 400 either way.
         const lenient = sandbox.origin.strict === true ? undefined : leniency;
         const { query, body } = validatedInput(operation, req, res, params, lenient, tables.bodyUpgrades?.[operation.operationId]);
         const handler = tables.sandboxHandlers[operation.operationId];
         if (!handler) throw notImplemented(operation);
-        return handler({ params, query, body, url, origin, ip: callerIp(req), services, sandbox, ctx });
+        const reply = handler({ params, query, body, url, origin, ip: callerIp(req), services, sandbox, ctx });
+        // After the handler too: a clock advance or a restored checkpoint answers at the instant it moved to.
+        if (reply instanceof Promise) return reply.finally(stamp);
+        stamp();
+        return reply;
       },
       () => {
         throw sandboxGone();

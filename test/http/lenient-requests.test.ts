@@ -250,7 +250,7 @@ describe('what is ignored, at any depth', () => {
     const box = await sandboxAt(h, NOW);
     const call = await h.request('POST', '/api/v1/clients/', { token: box.token, body: { email: 'cors@example.com', extra: 1 }, headers: { origin: 'http://localhost:5173' } });
     expect(call.headers['access-control-allow-origin']).toBe('http://localhost:5173');
-    expect(call.headers['access-control-expose-headers']).toBe('Billing-Sim-Ignored');
+    expect(call.headers['access-control-expose-headers']).toBe('Billing-Sim-Ignored, Billing-Sim-Clock');
     expect(call.headers[IGNORED]).toBe('extra');
   });
 });
