@@ -108,7 +108,9 @@ export function scenarioFromRecording(har: Har, source: string): Conversion {
       else notes.push(`the payer opened the checkout page of ${inNote(step.purchase)} (#${exchange.index} shows it viewed); a scenario cannot open a page, so its status stays as it was and is not checked`);
     }
     if (isAdvance(exchange)) {
-      const to = instantOf(exchange);
+      // Where the simulator says it moved to (its answer's `now`), else the answer's instant.
+      const now = (exchange.responseBody as { now?: unknown } | undefined)?.now;
+      const to = typeof now === 'string' && Number.isFinite(Date.parse(now)) ? Date.parse(now) : instantOf(exchange);
       if (Number.isFinite(to)) clock = to;
       push({ advance: Number.isFinite(to) ? { to: iso(to) } : exchange.requestBody });
       continue;
