@@ -179,6 +179,18 @@ describe('billing-sim scenario from-recording (the command)', () => {
     expect(readFileSync(out, 'utf8')).toBe(text);
   }, 60_000);
 
+  it.each([
+    [['scenario', 'from-recording'], 'from-recording takes 1 recording file, got 0'],
+    [['scenario', 'from-recording', 'no-such.har'], 'no-such.har: no such file'],
+    [['scenario', 'from-recording', '--origin', 'http://127.0.0.1:4010', 'rec.har'], '--origin is a flag of run, not of from-recording'],
+    [['scenario', 'run', '--out', 'x.yaml', 'fixtures/scenarios/'], '--out is a flag of from-recording, not of run'],
+  ])('%j: exit 2, one line', async (args, message) => {
+    const { runCli } = await import('../support/spawn-sim.ts');
+    const result = await runCli(args);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`billing-sim: ${message} (see billing-sim scenario --help)\n`);
+  }, 60_000);
+
   it('a file that is no recording: exit 2, one line', async () => {
     const { runCli } = await import('../support/spawn-sim.ts');
     const bad = join(dir, 'bad.har');
