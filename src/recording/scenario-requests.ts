@@ -3,7 +3,9 @@
 // `expect_status`, and the names its answer gives to later steps. Text that holds `${` as data (a
 // product named "${x}") is written `$${` so that the runner sends it as it was, not as a reference.
 
+import { readFileSync } from 'node:fs';
 import type { RecordedExchange } from './exchanges.ts';
+import { SCHEMA_PATH } from '../scenario/schema.ts';
 import type { OutsideStep } from './outside-steps.ts';
 import { replaceIdsInText } from './recorded-ids.ts';
 import type { Naming } from './scenario-names.ts';
@@ -52,7 +54,18 @@ export function requestOf(exchange: RecordedExchange, naming: Naming): Step {
   return { ...note, request, ...tail };
 }
 
-/** The payer's payment on the checkout page, made through the control API as a `pay` step. */
+/** The decline codes a pay step takes (scenario.schema.json's declineCode), read once. */
+let declineCodes: Set<string> | undefined;
+function knownDeclineCode(code: string): boolean {
+  declineCodes ??= new Set((JSON.parse(readFileSync(SCHEMA_PATH, 'utf8')) as { $defs: { declineCode: { enum: string[] } } }).$defs.declineCode.enum);
+  return declineCodes.has(code);
+}
+
+/**
+ * The payer's payment on the checkout page, made through the control API as a `pay` step. A decline code
+ * the format does not know (one the platform added) is left out: the payment is declined with the default.
+ */
 export function payOf(step: OutsideStep & { kind: 'pay' }, naming: Naming): Step {
-  return { pay: { purchase: written(step.purchase, naming), ...step.body } };
+  const { decline_code: code, ...body } = step.body;
+  return { pay: { purchase: written(step.purchase, naming), ...body, ...(code !== undefined && knownDeclineCode(code) ? { decline_code: code } : {}) } };
 }

@@ -14,7 +14,7 @@ import { writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { Document, isCollection, isScalar, visit } from 'yaml';
 import { exchangesOf, CLOCK_HEADER, type RecordedExchange } from './exchanges.ts';
-import { readHarFile, type Har } from './har-file.ts';
+import { readHarFile, RecordingError, type Har } from './har-file.ts';
 import { outsideSteps, purchasesIn, type OutsideStep } from './outside-steps.ts';
 import { nameIds } from './scenario-names.ts';
 import { fieldsToExpect } from './scenario-expects.ts';
@@ -29,11 +29,13 @@ export const MAX_STEPS = 1000;
  */
 export const MIN_ADVANCE_MS = 60_000;
 
+type Step = Record<string, unknown>;
+
 export interface ScenarioDocument {
   name: string;
   description: string;
-  sandbox: { now: string; frozen: true; fixtures?: boolean; seed?: number };
-  steps: Record<string, unknown>[];
+  sandbox: { now?: string; frozen: true; fixtures?: boolean; seed?: number };
+  steps: Step[];
 }
 
 export interface Conversion {
@@ -75,55 +77,75 @@ export function scenarioFromRecording(har: Har, source: string): Conversion {
   const inNote = (text: string) => (written(text, naming) as string).replace(/\$+\{/g, '{');
 
   const first = kept.map(instantOf).find(Number.isFinite) ?? sandboxNow(sandbox) ?? Date.parse(har.log.entries[0]?.startedDateTime ?? '');
-  const steps: Record<string, unknown>[] = [];
+  const out = new StepList(first);
   const warnings: string[] = [];
-  let notes: string[] = [];
-  let clock = first;
-  const push = (step: Record<string, unknown>) => {
-    const note = [...notes, step.note].filter(Boolean).join('; ');
-    steps.push(note ? { note, ...step } : step);
-    notes = [];
-  };
-  const advanceTo = (ms: number) => {
-    if (!Number.isFinite(ms) || ms - clock < MIN_ADVANCE_MS) return;
-    push({ advance: { to: iso(ms) } });
-    clock = ms;
-  };
-
   for (const exchange of all) {
     const reason = skipReason(exchange, token);
     if (reason !== undefined) {
-      notes.push(`skipped #${exchange.index} ${exchange.method} ${inNote(exchange.path)}: ${reason}`);
+      out.note(`skipped #${exchange.index} ${exchange.method} ${inNote(exchange.path)}: ${reason}`);
       warnings.push(`skipped #${exchange.index} ${exchange.method} ${exchange.path}: ${reason}`);
       continue;
     }
     // An exchange makes at most four steps: an advance, the payer's step, its own and an expect.
-    if (steps.length > MAX_STEPS - 4) {
+    if (out.steps.length > MAX_STEPS - 4) {
       warnings.push(`left out #${exchange.index} and after: a scenario holds at most ${MAX_STEPS} steps`);
       break;
     }
     for (const step of outside.filter((step) => step.before === exchange.index)) {
-      advanceTo(outsideInstant(step, exchange));
-      if (step.kind === 'pay') push({ note: `the payer paid on the checkout page (#${exchange.index} shows it ${outcomeWord(step)})`, ...payOf(step, naming) });
-      else notes.push(`the payer opened the checkout page of ${inNote(step.purchase)} (#${exchange.index} shows it viewed); a scenario cannot open a page, so its status stays as it was and is not checked`);
+      out.advanceTo(outsideInstant(step, exchange));
+      if (step.kind === 'pay') out.push({ note: `the payer paid on the checkout page (#${exchange.index} shows it ${outcomeWord(step)})`, ...payOf(step, naming) });
+      else out.note(`the payer opened the checkout page of ${inNote(step.purchase)} (#${exchange.index} shows it viewed); a scenario cannot open a page, so its status stays as it was and is not checked`);
     }
     if (isAdvance(exchange)) {
       // Where the simulator says it moved to (its answer's `now`), else the answer's instant.
       const now = (exchange.responseBody as { now?: unknown } | undefined)?.now;
       const to = typeof now === 'string' && Number.isFinite(Date.parse(now)) ? Date.parse(now) : instantOf(exchange);
-      if (Number.isFinite(to)) clock = to;
-      push({ advance: Number.isFinite(to) ? { to: iso(to) } : exchange.requestBody });
+      if (Number.isFinite(to)) out.advanceTo(to, true);
+      else out.push({ advance: exchange.requestBody });
       continue;
     }
-    advanceTo(instantOf(exchange));
-    push(requestOf(exchange, naming));
+    out.advanceTo(instantOf(exchange));
+    out.push(requestOf(exchange, naming));
     // Only the checkout page makes a purchase `viewed`, and a scenario cannot open it (see the view above).
     const fields = fieldsToExpect(exchange.status, exchange.responseBody, (path, value) => value === 'viewed' && /(^|\.)status$/.test(path));
-    if (fields) push({ expect: { fields } });
+    if (fields) out.push({ expect: { fields } });
   }
-  if (notes.length > 0 && steps.length > 0) steps[steps.length - 1] = { ...steps.at(-1), note: [steps.at(-1)!.note, ...notes].filter(Boolean).join('; ') };
+  if (out.steps.length === 0) throw new RecordingError(`nothing in it that a scenario can send (${warnings.length} exchange(s), all skipped)`);
   for (const id of naming.unknown) warnings.push(`id ${id} is used but never created in the recording: left as recorded`);
-  return { scenario: document(har, source, first, sandbox, steps, all.length), warnings };
+  return { scenario: document(har, source, first, sandbox, out.finish()), warnings };
+}
+
+/** The steps as they are written: notes wait for the next step, and the clock is where the last advance put it. */
+class StepList {
+  readonly steps: Step[] = [];
+  private notes: string[] = [];
+
+  constructor(private clock: number) {}
+
+  /** Said in the next step's note (or the last one's, when no step follows). */
+  note(text: string): void {
+    this.notes.push(text);
+  }
+
+  push(step: Step): void {
+    const note = [...this.notes, step.note].filter(Boolean).join('; ');
+    this.steps.push(note ? { ...step, note } : step);
+    this.notes = [];
+  }
+
+  /** An advance to `ms` when the clock is a minute or more behind it (`always`: the recording's own advance). */
+  advanceTo(ms: number, always = false): void {
+    if (!Number.isFinite(ms) || (!always && ms - this.clock < MIN_ADVANCE_MS)) return;
+    this.push({ advance: { to: iso(ms) } });
+    this.clock = Math.max(this.clock, ms);
+  }
+
+  finish(): Step[] {
+    const last = this.steps.at(-1);
+    if (last && this.notes.length > 0) this.steps[this.steps.length - 1] = { ...last, note: [last.note, ...this.notes].filter(Boolean).join('; ') };
+    // The note first, as a step's heading (the fixtures write it so).
+    return this.steps.map(({ note, ...step }) => (note === undefined ? step : { note, ...step }));
+  }
 }
 
 /** The recorded sandbox's first instant (its answer's `clock.now`), for a recording of nothing else. */
@@ -142,17 +164,19 @@ function outsideInstant(step: OutsideStep, exchange: RecordedExchange): number {
 
 const outcomeWord = (step: OutsideStep) => (step.kind === 'pay' && step.body.outcome === 'failure' ? 'declined' : 'paid');
 
-function document(har: Har, source: string, first: number, sandbox: RecordedExchange | undefined, steps: Record<string, unknown>[], exchanges: number): ScenarioDocument {
+function document(har: Har, source: string, first: number, sandbox: RecordedExchange | undefined, steps: Step[]): ScenarioDocument {
   const name = basename(source).replace(/(\.har)?(\.json)?$/i, '') || 'recording';
   const recorded = har.log.entries[0]?.startedDateTime;
   const body = (sandbox?.requestBody ?? {}) as { fixtures?: unknown; seed?: unknown };
   return {
     name,
     description:
-      `Made by billing-sim scenario from-recording from ${basename(source)}, ${exchanges} exchange(s) recorded` +
-      `${recorded ? ` from ${recorded}` : ''}, the sandbox's clock starting at ${iso(first)}. Ids are named where an answer gives them to a later request.`,
+      `Made by billing-sim scenario from-recording from ${basename(source)}, ${har.log.entries.length} exchange(s) recorded` +
+      `${recorded ? ` from ${recorded}` : ''}${Number.isFinite(first) ? `, the sandbox's clock starting at ${iso(first)}` : ''}.` +
+      ' Ids are named where an answer gives them to a later request.',
     sandbox: {
-      now: iso(first),
+      // A recording without any instant (no clock header, no Date) leaves the runner's default: the wall time.
+      ...(Number.isFinite(first) ? { now: iso(first) } : {}),
       frozen: true,
       ...(typeof body.fixtures === 'boolean' ? { fixtures: body.fixtures } : {}),
       ...(Number.isInteger(body.seed) ? { seed: body.seed as number } : {}),

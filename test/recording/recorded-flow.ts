@@ -1,7 +1,7 @@
 // A recording with time passing, made on a simulator by test/support/har-builder.ts: a subscription
 // created on 2028-01-31 and billed automatically on February 29 and March 31 (the clock moved once by a
 // recorded advance, once outside the recording), a purchase paid through /sim/v1, one paid only on the
-// checkout page (outside the recording: a later GET shows it paid), one only opened there, a refund, a
+// checkout page (outside the recording: a later GET shows it paid), one only opened there, one declined there, a refund, a
 // webhook made and deleted, and a 400. Its ids are the simulator's UUIDs, as a proxy would record them.
 
 import type { HarBuilder } from '../support/har-builder.ts';
@@ -36,6 +36,11 @@ export async function recordFlow(builder: HarBuilder): Promise<void> {
   const opened = (await builder.send('POST', '/api/v1/purchases/', { body: oneTime })).body as Body;
   await builder.send('GET', new URL(opened.checkout_url as string).pathname);
   await builder.send('GET', `/api/v1/purchases/${opened.id}/`);
+
+  // One declined on the checkout page.
+  const declined = (await builder.send('POST', '/api/v1/purchases/', { body: oneTime })).body as Body;
+  await builder.direct('POST', `/sim/v1/purchases/${declined.id}/pay`, { outcome: 'failure', decline_code: 'do_not_honour' });
+  await builder.send('GET', `/api/v1/purchases/${declined.id}/`);
 
   // A refusal: a purchase without products.
   await builder.send('POST', '/api/v1/purchases/', { body: { client_id: client.id, brand_id: builder.brandId, purchase: { currency: 'EUR', products: [] } } });

@@ -78,6 +78,7 @@ describe('scenario from-recording', () => {
       ['webhook', 'id'],
       ['purchase_2', 'id'],
       ['purchase_3', 'id'],
+      ['purchase_4', 'id'],
     ]);
     expect(requests().map((request) => `${request.method} ${request.path}`)).toContain('GET /api/v1/billing_templates/${template}/clients/${subscriber}/');
     expect(requests().map((request) => request.path)).toContain('/api/v1/webhooks/${webhook}/');
@@ -91,14 +92,21 @@ describe('scenario from-recording', () => {
     expect(requests().some((request) => request.path === '/sim/v1/clock/advance')).toBe(false);
   });
 
-  it('pays as the payer did: the recorded /sim/v1 payment, and the one made only on the checkout page', () => {
+  it('pays as the payer did: the recorded /sim/v1 payment, and the ones made only on the checkout page', () => {
     const pays = scenario.steps.filter((step) => 'pay' in step);
     expect(pays.map((step) => step.pay)).toEqual([
       { purchase: '${purchase_1}', save_token: true },
       { purchase: '${purchase_2}', outcome: 'success', method: 'visa' },
+      { purchase: '${purchase_4}', outcome: 'failure', method: 'visa', decline_code: 'do_not_honour' },
     ]);
     // Just before the first answer that shows it paid.
     expect(stepAfter((step) => step === pays[1])).toMatchObject({ request: { method: 'GET', path: '/api/v1/purchases/${purchase_2}/' } });
+  });
+
+  it('a decline code the scenario format does not know: the payer\'s payment is declined with the default', () => {
+    const renamed = JSON.parse(JSON.stringify(har).replaceAll('do_not_honour', 'a_code_of_next_year')) as Har;
+    const pays = scenarioFromRecording(renamed, 'renamed.har').scenario.steps.filter((step) => 'pay' in step);
+    expect(pays.at(-1)!.pay).toEqual({ purchase: '${purchase_4}', outcome: 'failure', method: 'visa' });
   });
 
   it('says in a note what it skipped: its own sandbox, a page outside the API, a preflight, an exchange without answer', () => {
