@@ -4,6 +4,7 @@
 // (cli-args.ts). Exit codes: 0 ok, 1 a failed check, 2 a usage or configuration error (one line).
 // Parses flags into options and calls the library; nothing else happens here. `serve` is cli-serve.ts.
 
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadSpec } from './contract/spec.ts';
 import { DEFAULT_SEED } from './engine/sandboxes.ts';
@@ -107,9 +108,11 @@ BILLING_SIM_REPORT, BILLING_SIM_JUNIT.`;
 const SCENARIO_FLAGS: Record<string, FlagSpec> = {
   origin: { type: 'string' },
   junit: { type: 'string' },
+  out: { type: 'string' },
 };
 
 const SCENARIO_USAGE = `usage: billing-sim scenario run [--origin URL] [--junit FILE] FILE|FOLDER...
+       billing-sim scenario from-recording [--out FILE] RECORDING
   runs scenario files (YAML, checked against scenario.schema.json): each scenario makes a sandbox of
   its own and runs its steps (request, pay, advance, expect) in order; a failed step is printed with
   what it expected and what came, and the run goes on with the next scenario. A folder: its .yaml and
@@ -117,9 +120,14 @@ const SCENARIO_USAGE = `usage: billing-sim scenario run [--origin URL] [--junit 
   --origin  a running simulator to use, e.g. http://127.0.0.1:4010 (default: one started for the run
             on a free port); a failed scenario's sandbox is kept there and its token printed
   --junit   also write a JUnit XML report to this file (one test case per scenario)
-Each flag also from the environment: BILLING_SIM_ORIGIN, BILLING_SIM_JUNIT.
-Exit status: 0 every scenario passed, 1 one failed, 2 a usage error, a file that is not a valid
-scenario (its name, line and the path of the first bad value), or a server that cannot run them.`;
+from-recording writes a recording (HAR, from \`billing-sim proxy --record\`) as a scenario file: one step
+  per exchange, ids named where an answer gives them to a later request, the answers' statuses and
+  amounts expected, advance steps where its clock moved; what it leaves out is said on stderr
+  --out     the scenario file to write (default: stdout)
+Each flag also from the environment: BILLING_SIM_ORIGIN, BILLING_SIM_JUNIT, BILLING_SIM_OUT.
+Exit status: 0 every scenario passed (or the file was written), 1 one failed, 2 a usage error, a file
+that is not a valid scenario (its name, line and the path of the first bad value) or a recording, or a
+server that cannot run them.`;
 
 const EXPORT_FLAGS: Record<string, FlagSpec> = {
   data: { type: 'string' },
@@ -231,7 +239,9 @@ async function scenario(args: string[]): Promise<number> {
   if (!parsed) return 0;
   const { values, positionals } = parsed;
   const [action, ...files] = positionals;
-  if (action !== 'run') throw new UsageError(action === undefined ? 'expected "run" and scenario files' : `unknown scenario action "${action}" (expected run)`, 'scenario');
+  if (action === 'from-recording') return fromRecording(values, files);
+  if (action !== 'run') throw new UsageError(action === undefined ? 'expected "run" and scenario files' : `unknown scenario action "${action}" (expected run or from-recording)`, 'scenario');
+  if (values.out !== undefined) throw new UsageError('--out is a flag of from-recording, not of run', 'scenario');
   if (files.length === 0) throw new UsageError('expected at least 1 scenario file or folder', 'scenario');
   const { runScenarioFiles } = await import('./scenario/run.ts');
   const { ScenarioError } = await import('./scenario/load.ts');
@@ -243,6 +253,28 @@ async function scenario(args: string[]): Promise<number> {
     console.error(`billing-sim: ${error.message}`);
     return 2;
   }
+}
+
+async function fromRecording(values: FlagValues, files: string[]): Promise<number> {
+  if (files.length !== 1) throw new UsageError(`from-recording takes 1 recording file, got ${files.length}`, 'scenario');
+  for (const flag of ['origin', 'junit'] as const) if (values[flag] !== undefined) throw new UsageError(`--${flag} is a flag of run, not of from-recording`, 'scenario');
+  const { scenarioFromRecordingFile } = await import('./recording/to-scenario.ts');
+  const { RecordingError } = await import('./recording/har-file.ts');
+  const out = stringFlag(values.out);
+  if (!existsSync(files[0]!)) throw new UsageError(`${files[0]}: no such file`, 'scenario');
+  let written;
+  try {
+    written = scenarioFromRecordingFile(files[0]!, out);
+  } catch (error) {
+    if (!(error instanceof RecordingError)) throw error;
+    console.error(`billing-sim: ${files[0]}: ${error.message}`);
+    return 2;
+  }
+  // Without --out the scenario is stdout, so what it leaves out goes to stderr.
+  for (const warning of written.warnings) console.error(`billing-sim: ${warning}`);
+  if (out === undefined) process.stdout.write(written.text);
+  else console.error(`billing-sim: wrote ${out}`);
+  return 0;
 }
 
 async function exportCommand(args: string[]): Promise<void> {

@@ -46,7 +46,7 @@ describe('a file that is not a valid scenario (each kind of problem: format.test
 describe('the command line', () => {
   it.each([
     [['scenario'], 'expected "run" and scenario files (see billing-sim scenario --help)'],
-    [['scenario', 'check', 'a.yaml'], 'unknown scenario action "check" (expected run)'],
+    [['scenario', 'check', 'a.yaml'], 'unknown scenario action "check" (expected run or from-recording)'],
     [['scenario', 'run'], 'expected at least 1 scenario file or folder'],
     [['scenario', 'run', '--junit'], "'--junit"],
     [['scenario', 'run', 'no-such-file.yaml'], 'no-such-file.yaml: no such file or folder'],
