@@ -24,7 +24,8 @@ export class Differences {
   /** Adds an exchange's findings; `why` marks them all as unknowable (an object that existed before). */
   add(operation: string, index: number, findings: readonly Finding[], why?: string): void {
     for (const finding of findings) {
-      const key = JSON.stringify([operation, finding.kind, finding.path]);
+      // A difference about an object that existed before is kept apart from the same one found as drift.
+      const key = JSON.stringify([operation, finding.kind, finding.path, why ?? null]);
       const known = this.groups.get(key);
       if (known) {
         if (!known.exchanges.includes(index)) known.exchanges.push(index);

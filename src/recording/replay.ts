@@ -50,6 +50,8 @@ export interface ReplayResult {
   skipped: { index: number; why: string }[];
   drift: Difference[];
   unknowable: Difference[];
+  /** Each operation replayed (see operationOf) with its exchanges: a JUnit report's test cases. */
+  operations: Record<string, number[]>;
 }
 
 const API = /^\/(api|sim)\/v1\//;
@@ -90,6 +92,7 @@ export async function replayRecording(options: ReplayOptions): Promise<ReplayRes
   const instantOf = (exchange: RecordedExchange) => (simulated ? Date.parse(exchange.responseHeaders[CLOCK_HEADER] ?? '') : exchange.instant);
   const ids = new IdMap();
   const differences = new Differences();
+  const operations: Record<string, number[]> = {};
   for (const exchange of exchanges) {
     let answer: SimAnswer;
     let sandbox: ReplaySandbox | undefined;
@@ -110,8 +113,9 @@ export async function replayRecording(options: ReplayOptions): Promise<ReplayRes
     ids.learn(exchange.responseBody, answer.body);
     const findings = compareAnswers({ status: exchange.status, body: exchange.responseBody }, { status: answer.status, body: answer.body }, ids.ids);
     // A recorded answer about an object made before the recording: the simulator cannot have it.
-    differences.add(operationOf(exchange), exchange.index, findings, unseen.length > 0 ? EXISTED_BEFORE : undefined);
-    for (const finding of findings) log(`exchange ${exchange.index} ${exchange.method} ${exchange.path}: ${finding.kind} ${finding.path} recorded ${finding.recorded}, replayed ${finding.replayed}`);
+    const operation = operationOf(exchange);
+    (operations[operation] ??= []).push(exchange.index);
+    differences.add(operation, exchange.index, findings, unseen.length > 0 ? EXISTED_BEFORE : undefined);
   }
   const opening = exchanges[0] ?? all[0];
   const shown = sandboxes.first ?? (await sandboxes.mainSandbox(opening ? instantOf(opening) : NaN));
@@ -122,6 +126,7 @@ export async function replayRecording(options: ReplayOptions): Promise<ReplayRes
     skipped,
     drift: differences.drift,
     unknowable: differences.unknowable,
+    operations,
   };
 }
 
