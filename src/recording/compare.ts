@@ -11,10 +11,15 @@
 //    instant against an instant, a URL against a URL (ids, instants, URLs, tokens and scrubbed e-mails
 //    differ on every run by nature).
 //
+// The replay's differences are each reported once (Differences): grouped by operation (the
+// operationId of openapi.yaml, or `METHOD /path/{id}/` for a request outside it), kind and key path,
+// with every exchange it concerns; the values shown are the first exchange's.
+//
 // Array items are paired by the id map where they have ids (a list's order among objects created in
 // the same frozen second is the server's to choose), else by position.
 
 import { isId } from './recorded-ids.ts';
+import { unknowableWhy } from './unknowable.ts';
 
 export type DifferenceKind = 'http_status' | 'missing' | 'extra' | 'type' | 'value' | 'count' | 'shape';
 
@@ -125,7 +130,15 @@ function formatOf(text: string): string {
   return 'text';
 }
 
-function valueFindings(recorded: unknown, replayed: unknown, path: string, pair: Pairing, into: Finding[]): void {
+interface ValueRules {
+  pair: Pairing;
+  ids: ReadonlyMap<string, string>;
+  /** Paths whose values are compared whatever their key (the account's values, to be listed apart). */
+  listed: (path: string) => boolean;
+}
+
+function valueFindings(recorded: unknown, replayed: unknown, path: string, rules: ValueRules, into: Finding[]): void {
+  const { pair } = rules;
   if (jsonType(recorded) !== jsonType(replayed)) return; // a type difference: the shape says it
   if (Array.isArray(recorded)) {
     const other = replayed as unknown[];
@@ -140,29 +153,74 @@ function valueFindings(recorded: unknown, replayed: unknown, path: string, pair:
       into.push({ kind: 'count', path, recorded: String(recorded.length), replayed: String(other.length) });
       return;
     }
-    for (const [a, b] of pair(recorded, other)) valueFindings(a, b, `${path}[]`, pair, into);
+    for (const [a, b] of pair(recorded, other)) valueFindings(a, b, `${path}[]`, rules, into);
     return;
   }
   if (recorded !== null && typeof recorded === 'object') {
     const other = replayed as Record<string, unknown>;
-    for (const [key, value] of Object.entries(recorded)) if (key in other) valueFindings(value, other[key], child(path, key), pair, into);
+    for (const [key, value] of Object.entries(recorded)) if (key in other) valueFindings(value, other[key], child(path, key), rules, into);
     return;
   }
-  if (recorded === replayed) return;
-  const mustAgree = typeof recorded === 'boolean' || MUST_AGREE.test(lastKey(path)) || (typeof recorded === 'string' && DATE.test(recorded));
+  // An id agrees with the one the map pairs it with: the same object on each side.
+  if (recorded === replayed || (isId(recorded) && rules.ids.get(recorded.toLowerCase()) === replayed)) return;
+  const mustAgree = typeof recorded === 'boolean' || MUST_AGREE.test(lastKey(path)) || (typeof recorded === 'string' && DATE.test(recorded)) || rules.listed(path);
   if (mustAgree) into.push({ kind: 'value', path, recorded: show(recorded), replayed: show(replayed) });
   else if (typeof recorded === 'string' && recorded !== '' && replayed !== '' && formatOf(recorded) !== formatOf(replayed as string)) {
     into.push({ kind: 'shape', path, recorded: formatOf(recorded), replayed: formatOf(replayed as string) });
   }
 }
 
-/** What differs between a recorded answer and the replayed one (see the header); each finding once per path. */
-export function compareAnswers(recorded: Answered, replayed: Answered, ids: ReadonlyMap<string, string> = new Map()): Finding[] {
+/**
+ * What differs between a recorded answer and the replayed one (see the header); each finding once per
+ * path. `listed` names paths whose values are compared though they need not agree: the account's own
+ * values, which the report lists as what the simulator cannot know.
+ */
+export function compareAnswers(recorded: Answered, replayed: Answered, ids: ReadonlyMap<string, string> = new Map(), listed: (path: string) => boolean = () => false): Finding[] {
   if (recorded.status !== replayed.status) return [{ kind: 'http_status', path: '', recorded: String(recorded.status), replayed: String(replayed.status) }];
   const shape = shapeFindings(recorded.body, replayed.body);
   const values: Finding[] = [];
-  valueFindings(recorded.body, replayed.body, '', pairItems(ids), values);
+  valueFindings(recorded.body, replayed.body, '', { pair: pairItems(ids), ids, listed }, values);
   // Items of a list give the same path once each: one finding per path and kind is enough.
   const seen = new Set(shape.map((finding) => `${finding.kind} ${finding.path}`));
   return [...shape, ...values.filter((finding) => !seen.has(`${finding.kind} ${finding.path}`) && seen.add(`${finding.kind} ${finding.path}`))];
+}
+
+export interface Difference {
+  operation: string;
+  kind: DifferenceKind;
+  /** Key path in the answer (see compare.ts); '' for the status code. */
+  path: string;
+  recorded: string;
+  replayed: string;
+  /** Indexes of the recording's entries (from 0) where it shows. */
+  exchanges: number[];
+  /** Only for what the simulator cannot know: why it cannot. */
+  why?: string;
+}
+
+export class Differences {
+  private readonly groups = new Map<string, Difference>();
+
+  /** Adds an exchange's findings; `why` marks them all as unknowable (an object that existed before). */
+  add(operation: string, index: number, findings: readonly Finding[], why?: string): void {
+    for (const finding of findings) {
+      // A difference about an object that existed before is kept apart from the same one found as drift.
+      const key = JSON.stringify([operation, finding.kind, finding.path, why ?? null]);
+      const known = this.groups.get(key);
+      if (known) {
+        if (!known.exchanges.includes(index)) known.exchanges.push(index);
+        continue;
+      }
+      const reason = why ?? unknowableWhy(operation, finding.path);
+      this.groups.set(key, { operation, ...finding, exchanges: [index], ...(reason ? { why: reason } : {}) });
+    }
+  }
+
+  get drift(): Difference[] {
+    return [...this.groups.values()].filter((difference) => difference.why === undefined);
+  }
+
+  get unknowable(): Difference[] {
+    return [...this.groups.values()].filter((difference) => difference.why !== undefined);
+  }
 }

@@ -3,7 +3,7 @@
 // JUnit XML with one test case per operation replayed, failing where it drifted. Exchanges are named
 // by their index in the recording (from 0, the order of its entries).
 
-import type { Difference } from './differences.ts';
+import type { Difference } from './compare.ts';
 import type { ReplayResult } from './replay.ts';
 import { escapeXml } from '../xml.ts';
 

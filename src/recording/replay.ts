@@ -20,17 +20,16 @@
 
 import { buildRouteTable, type RouteTable } from '../contract/routes.ts';
 import { loadSpec } from '../contract/spec.ts';
-import { compareAnswers } from './compare.ts';
-import { Differences, type Difference } from './differences.ts';
+import { compareAnswers, Differences, type Difference } from './compare.ts';
 import { CLOCK_HEADER, exchangesOf, type RecordedExchange } from './exchanges.ts';
 import type { Har } from './har-file.ts';
 import { IdMap } from './id-map.ts';
 import { outsideSteps, type OutsideStep } from './outside-steps.ts';
 import { send, sendJson, type SimAnswer } from './replay-http.ts';
 import { Sandboxes, type ReplaySandbox } from './replay-sandboxes.ts';
-import { EXISTED_BEFORE } from './unknowable.ts';
+import { EXISTED_BEFORE, isAccountValue } from './unknowable.ts';
 
-export type { Difference } from './differences.ts';
+export type { Difference } from './compare.ts';
 export { ReplayError } from './replay-http.ts';
 
 export interface ReplayOptions {
@@ -111,9 +110,11 @@ export async function replayRecording(options: ReplayOptions): Promise<ReplayRes
     }
     const unseen = ids.unseenIn(exchange.path);
     ids.learn(exchange.responseBody, answer.body);
-    const findings = compareAnswers({ status: exchange.status, body: exchange.responseBody }, { status: answer.status, body: answer.body }, ids.ids);
-    // A recorded answer about an object made before the recording: the simulator cannot have it.
     const operation = operationOf(exchange);
+    // The account's values are compared too, to be listed as what the simulator cannot know.
+    const accounts = (path: string) => isAccountValue(operation, path);
+    const findings = compareAnswers({ status: exchange.status, body: exchange.responseBody }, { status: answer.status, body: answer.body }, ids.ids, accounts);
+    // A recorded answer about an object made before the recording: the simulator cannot have it.
     (operations[operation] ??= []).push(exchange.index);
     differences.add(operation, exchange.index, findings, unseen.length > 0 ? EXISTED_BEFORE : undefined);
   }
