@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `billing-sim [serve|contract|proxy|scenario|export|import] [flags]` (no command: serve), `billing-sim --version`,
+// `billing-sim [serve|contract|proxy|scenario|replay|export|import] [flags]` (no command: serve), `billing-sim --version`,
 // `billing-sim [command] --help`. Every flag also comes from the environment as BILLING_SIM_<FLAG>
 // (cli-args.ts). Exit codes: 0 ok, 1 a failed check, 2 a usage or configuration error (one line).
 // Parses flags into options and calls the library; nothing else happens here. `serve` is cli-serve.ts.
@@ -17,13 +17,14 @@ import { DEFAULT_PROXY_PORT } from './proxy/limits.ts';
 import { serve, stopOnSignals } from './cli-serve.ts';
 import { integerFlag, parseCommand, requiredFlag, stringFlag, UsageError, type FlagSpec, type FlagValues } from './cli-args.ts';
 
-const USAGE = `usage: billing-sim [serve|contract|proxy|scenario|export|import] [flags]   (no command: serve)
+const USAGE = `usage: billing-sim [serve|contract|proxy|scenario|replay|export|import] [flags]   (no command: serve)
        billing-sim <command> --help     the command's flags
        billing-sim --version
   serve     runs the simulator (API under /api/v1, control API under /sim/v1, dashboard at /)
   contract  checks a server against openapi.yaml (without --base-url: a simulator it starts)
   proxy     forwards to a server and checks its live traffic against openapi.yaml
   scenario  runs scenario files (YAML): steps in a sandbox of their own, with expectations
+  replay    sends a recording (HAR) to a simulator and reports where its answers drift from the recorded ones
   export    writes a sandbox of a data file as a JSON snapshot
   import    adds a JSON snapshot to a data file as a new sandbox
 Every flag can also be set in the environment as BILLING_SIM_<FLAG>, e.g. BILLING_SIM_PORT=4011,
@@ -128,6 +129,28 @@ Each flag also from the environment: BILLING_SIM_ORIGIN, BILLING_SIM_JUNIT, BILL
 Exit status: 0 every scenario passed (or the file was written), 1 one failed, 2 a usage error, a file
 that is not a valid scenario (its name, line and the path of the first bad value) or a recording, or a
 server that cannot run them.`;
+
+const REPLAY_FLAGS: Record<string, FlagSpec> = {
+  origin: { type: 'string' },
+  token: { type: 'string' },
+  report: { type: 'string' },
+  junit: { type: 'string' },
+};
+
+const REPLAY_USAGE = `usage: billing-sim replay [--origin URL] [--token TOKEN] [--report FILE] [--junit FILE] FILE
+  sends the recorded requests of FILE (HAR 1.2, e.g. from proxy --record) in order to a simulator, in a new
+  sandbox whose clock starts at the recording's first instant and moves as the recording's instants move;
+  ids are mapped from the answers, and what the payer did outside the API (checkout page) is done through
+  /sim/v1. Each answer is compared with the recorded one; the report lists each difference once, drift
+  apart from what the simulator cannot know (the account's own values, objects made before the recording)
+  --origin  a running simulator, e.g. http://127.0.0.1:4010 (default: one started for the run and
+            stopped at the end); the sandbox's dashboard link is printed, to look at its end state
+  --token   replay in this sandbox of that simulator instead of a new one
+  --report  write the result as JSON to this file
+  --junit   write a JUnit XML report to this file (one test case per operation, failing on drift)
+Each flag also from the environment: BILLING_SIM_ORIGIN, BILLING_SIM_TOKEN, BILLING_SIM_REPORT, BILLING_SIM_JUNIT.
+Exit status: 0 no drift, 1 drift, 2 it cannot run (a usage error, a file missing or not HAR, an origin that
+does not answer or is not a simulator, a token it refuses).`;
 
 const EXPORT_FLAGS: Record<string, FlagSpec> = {
   data: { type: 'string' },
@@ -277,6 +300,25 @@ async function fromRecording(values: FlagValues, files: string[]): Promise<numbe
   return 0;
 }
 
+async function replay(args: string[]): Promise<number> {
+  const parsed = parseCommand('replay', args, REPLAY_FLAGS, REPLAY_USAGE);
+  if (!parsed) return 0;
+  const { values, positionals } = parsed;
+  if (positionals.length !== 1) throw new UsageError(`expected 1 recording file, got ${positionals.length}`, 'replay');
+  const { runReplay } = await import('./recording/replay-run.ts');
+  const { RecordingError } = await import('./recording/har-file.ts');
+  const { ReplayError } = await import('./recording/replay.ts');
+  try {
+    const options = { origin: stringFlag(values.origin), token: stringFlag(values.token), report: stringFlag(values.report), junit: stringFlag(values.junit) };
+    return await runReplay({ file: positionals[0]!, ...options });
+  } catch (error) {
+    // A file that is not a recording, a server that cannot replay it: the configuration's fault.
+    if (!(error instanceof RecordingError || error instanceof ReplayError)) throw error;
+    console.error(`billing-sim: ${error.message}`);
+    return 2;
+  }
+}
+
 async function exportCommand(args: string[]): Promise<void> {
   const parsed = parseCommand('export', args, EXPORT_FLAGS, EXPORT_USAGE);
   if (!parsed) return;
@@ -327,6 +369,8 @@ async function main(argv: string[]): Promise<number | undefined> {
       return undefined;
     case 'scenario':
       return scenario(args);
+    case 'replay':
+      return replay(args);
     case 'export':
       await exportCommand(args);
       return 0;

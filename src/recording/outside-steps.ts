@@ -58,6 +58,8 @@ export function outsideSteps(exchanges: readonly RecordedExchange[]): OutsideSte
       if (purchase.status === 'viewed' && (before === 'created' || before === 'sent')) {
         steps.push({ kind: 'view', before: exchange.index, purchase: purchase.id });
       } else if (PAID.has(purchase.status) || purchase.status === 'error') {
+        // The payer opened the page before paying on it; the history shows it though no answer did.
+        if ((before === 'created' || before === 'sent') && viewedFirst(purchase)) steps.push({ kind: 'view', before: exchange.index, purchase: purchase.id });
         steps.push({ kind: 'pay', before: exchange.index, purchase: purchase.id, body: payBody(purchase) });
       }
     }
@@ -65,9 +67,14 @@ export function outsideSteps(exchanges: readonly RecordedExchange[]): OutsideSte
   return steps;
 }
 
+const viewedFirst = (purchase: PurchaseSeen): boolean =>
+  Array.isArray(purchase.status_history) && purchase.status_history.some((entry) => (entry as { status?: unknown } | null)?.status === 'viewed');
+
 function payBody(purchase: PurchaseSeen): PayBody {
-  const transaction = (purchase.transaction_data ?? {}) as { payment_method?: unknown; attempts?: { error?: { code?: unknown } | null }[] };
-  const method = typeof transaction.payment_method === 'string' && transaction.payment_method !== '' ? transaction.payment_method : undefined;
+  const transaction = (purchase.transaction_data ?? {}) as { payment_method?: unknown; attempts?: { payment_method?: unknown; error?: { code?: unknown } | null }[] };
+  // A failed attempt's method is on the attempt: the platform leaves the purchase's own empty then.
+  const named = [transaction.payment_method, transaction.attempts?.at(-1)?.payment_method].find((value) => typeof value === 'string' && value !== '');
+  const method = named as string | undefined;
   if (purchase.status === 'error') {
     const code = transaction.attempts?.at(-1)?.error?.code;
     return { outcome: 'failure', ...(method ? { method } : {}), ...(typeof code === 'string' && code !== '' ? { decline_code: code } : {}) };
