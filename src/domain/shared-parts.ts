@@ -58,7 +58,9 @@ const firstAttempts = new WeakMap<Attempt, TransactionData>();
 
 /** The transaction data with `tried` first (the platform lists attempts newest first). */
 export function transactionWith(data: TransactionData, tried: Attempt): TransactionData {
-  const method = tried.payment_method ?? data.payment_method;
+  // The purchase's method is the one that paid: a failed attempt leaves it as it was (the platform's
+  // purchase.payment_failure: `payment_method` "" beside an attempt by fpx).
+  const method = tried.successful ? (tried.payment_method ?? data.payment_method) : data.payment_method;
   if (data !== NO_TRANSACTION) return { ...data, payment_method: method, attempts: [tried, ...data.attempts] };
   let made = firstAttempts.get(tried);
   if (!made) {

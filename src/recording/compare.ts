@@ -19,7 +19,7 @@
 // the same frozen second is the server's to choose), else by position.
 
 import { isId } from './recorded-ids.ts';
-import { unknowableWhy } from './unknowable.ts';
+import { documentedWhy, unknowableWhy } from './unknowable.ts';
 
 export type DifferenceKind = 'http_status' | 'missing' | 'extra' | 'type' | 'value' | 'count' | 'shape';
 
@@ -196,6 +196,8 @@ export interface Difference {
   exchanges: number[];
   /** Only for what the simulator cannot know: why it cannot. */
   why?: string;
+  /** Only for billing-sim's documented differences (unknowable.ts DOCUMENTED): where they are documented. */
+  documented?: string;
 }
 
 export class Differences {
@@ -212,12 +214,17 @@ export class Differences {
         continue;
       }
       const reason = why ?? unknowableWhy(operation, finding.path);
-      this.groups.set(key, { operation, ...finding, exchanges: [index], ...(reason ? { why: reason } : {}) });
+      const documented = reason ? undefined : documentedWhy(finding.kind, finding.path);
+      this.groups.set(key, { operation, ...finding, exchanges: [index], ...(reason ? { why: reason } : {}), ...(documented ? { documented } : {}) });
     }
   }
 
   get drift(): Difference[] {
-    return [...this.groups.values()].filter((difference) => difference.why === undefined);
+    return [...this.groups.values()].filter((difference) => difference.why === undefined && difference.documented === undefined);
+  }
+
+  get documented(): Difference[] {
+    return [...this.groups.values()].filter((difference) => difference.documented !== undefined);
   }
 
   get unknowable(): Difference[] {

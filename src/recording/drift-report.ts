@@ -46,6 +46,10 @@ export function reportLines(result: ReplayResult, context: ReportContext): strin
     lines.push(`what the simulator cannot know (${result.unknowable.length}): not drift`);
     for (const difference of result.unknowable) lines.push(`  ${differenceLine(difference)}`, `    ${difference.why}`);
   }
+  if (result.documented.length > 0) {
+    lines.push(`billing-sim's documented differences (${result.documented.length}): not drift`);
+    for (const difference of result.documented) lines.push(`  ${differenceLine(difference)}`, `    ${difference.documented}`);
+  }
   if (result.skipped.length > 0) {
     lines.push(`skipped (${result.skipped.length}):`);
     lines.push(...result.skipped.map((skip) => `  exchange ${skip.index}: ${skip.why}`));
@@ -57,9 +61,11 @@ export function reportLines(result: ReplayResult, context: ReportContext): strin
 export const toJsonReport = (result: ReplayResult, context: ReportContext): string =>
   `${JSON.stringify({ recording: context.file, origin: context.origin, started: context.started.toISOString(), ...result }, null, 2)}\n`;
 
-function testCase(operation: string, exchanges: number[], drift: Difference[], unknowable: Difference[]): string {
+function testCase(operation: string, exchanges: number[], drift: Difference[], apart: Difference[]): string {
   const open = `    <testcase classname="billing-sim replay" name="${escapeXml(operation)}">`;
-  const out = [`${exchanges.length} ${exchangesText(exchanges)}`, ...unknowable.map((difference) => `cannot know: ${differenceLine(difference)} — ${difference.why}`)].join('\n');
+  const aside = (difference: Difference) =>
+    difference.documented ? `documented: ${differenceLine(difference)} — ${difference.documented}` : `cannot know: ${differenceLine(difference)} — ${difference.why}`;
+  const out = [`${exchanges.length} ${exchangesText(exchanges)}`, ...apart.map(aside)].join('\n');
   const failure = drift.length === 0 ? [] : [`      <failure message="${escapeXml(`${drift.length} difference(s) from the recording`)}" type="drift">${escapeXml(drift.map(differenceLine).join('\n'))}</failure>`];
   return [open, ...failure, `      <system-out>${escapeXml(out)}</system-out>`, '    </testcase>'].join('\n');
 }
@@ -74,7 +80,7 @@ export function toJUnit(result: ReplayResult, context: ReportContext): string {
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="${suite}" ${counts}>`,
     `  <testsuite name="${suite}" ${counts} skipped="0" timestamp="${context.started.toISOString()}">`,
-    ...operations.map(([operation, exchanges]) => testCase(operation, exchanges, of(result.drift, operation), of(result.unknowable, operation))),
+    ...operations.map(([operation, exchanges]) => testCase(operation, exchanges, of(result.drift, operation), of([...result.unknowable, ...result.documented], operation))),
     '  </testsuite>',
     '</testsuites>',
     '',

@@ -49,6 +49,8 @@ export interface ReplayResult {
   skipped: { index: number; why: string }[];
   drift: Difference[];
   unknowable: Difference[];
+  /** billing-sim's own differences, documented in docs/fidelity.md: listed, not drift. */
+  documented: Difference[];
   /** Each operation replayed (see operationOf) with its exchanges: a JUnit report's test cases. */
   operations: Record<string, number[]>;
 }
@@ -127,6 +129,7 @@ export async function replayRecording(options: ReplayOptions): Promise<ReplayRes
     skipped,
     drift: differences.drift,
     unknowable: differences.unknowable,
+    documented: differences.documented,
     operations,
   };
 }

@@ -32,7 +32,39 @@ export const UNKNOWABLE: readonly UnknowableRow[] = [
   { key: 'creator_agent', why: 'what made the object on the platform (its API, a plugin, its dashboard)' },
   { operation: 'listPaymentMethods', why: "the account's payment methods, as the platform enabled them for it" },
   { operation: 'getPublicKey', why: "the account's key material" },
+  {
+    key: 'direct_post_url',
+    why: 'whether the account has Direct Post: the platform enables it per account and answers null without it (every published object); the simulator offers it on every purchase',
+    shapeOnly: true,
+  },
 ];
+
+/**
+ * billing-sim's own documented differences from the platform's published objects (docs/fidelity.md):
+ * keys it answers and the platform's objects lack. Found in a replay they are listed apart, with their
+ * page, and do not count as drift: every replay of a real account would otherwise fail on them. Only
+ * the kind of difference named (`extra`: only in the replay) is covered; another value there is drift.
+ */
+export interface DocumentedRow {
+  key: string;
+  kinds: readonly string[];
+  why: string;
+}
+
+export const DOCUMENTED: readonly DocumentedRow[] = [
+  {
+    key: 'description',
+    kinds: ['extra'],
+    why: "docs/fidelity.md, Objects: the Go SDK's client.description, purchase.description and an attempt error's description, answered by billing-sim",
+  },
+  { key: 'service_type', kinds: ['extra'], why: "docs/fidelity.md, Simulator-only: the spec's service type on a purchase, which no public model shows" },
+];
+
+/** Why a difference is one of billing-sim's documented ones, or undefined. */
+export function documentedWhy(kind: string, path: string): string | undefined {
+  const keys = path.split(/\.|\[\]|\["|"\]/).filter((key) => key !== '');
+  return DOCUMENTED.find((row) => row.kinds.includes(kind) && keys.includes(row.key))?.why;
+}
 
 function rowOf(operation: string, path: string): UnknowableRow | undefined {
   const keys = new Set(path.split(/\.|\[\]|\["|"\]/).filter((key) => key !== ''));
