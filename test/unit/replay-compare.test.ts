@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { compareAnswers } from '../../src/recording/compare.ts';
-import { isAccountValue, unknowableWhy } from '../../src/recording/unknowable.ts';
+import { documentedWhy, isAccountValue, unknowableWhy } from '../../src/recording/unknowable.ts';
 
 const A = '11111111-1111-4111-8111-111111111111';
 const B = '22222222-2222-4222-8222-222222222222';
@@ -87,6 +87,17 @@ describe('what the simulator cannot know', () => {
     expect(unknowableWhy('listPaymentMethods', 'by_country.MY')).toMatch(/payment methods/);
     expect(unknowableWhy('getPurchase', 'reference_generated')).toMatch(/reference number/);
     expect(isAccountValue('getPurchase', 'reference_generated')).toBe(false);
-    for (const path of ['status', 'purchase.total', 'products[].name', 'payment.amount', 'direct_post_url']) expect(unknowableWhy('getPurchase', path)).toBeUndefined();
+    expect(unknowableWhy('getPurchase', 'direct_post_url')).toMatch(/Direct Post/);
+    for (const path of ['status', 'purchase.total', 'products[].name', 'payment.amount']) expect(unknowableWhy('getPurchase', path)).toBeUndefined();
+  });
+
+  it("names billing-sim's documented additions, for a key only the replay has, and nothing else", () => {
+    expect(documentedWhy('extra', 'purchase.description')).toMatch(/^docs\/fidelity\.md/);
+    expect(documentedWhy('extra', 'transaction_data.attempts[].error.description')).toMatch(/^docs\/fidelity\.md/);
+    expect(documentedWhy('extra', 'service_type')).toMatch(/^docs\/fidelity\.md/);
+    // The same key with another value, or missing from the replay, is drift.
+    expect(documentedWhy('value', 'service_type')).toBeUndefined();
+    expect(documentedWhy('missing', 'purchase.description')).toBeUndefined();
+    expect(documentedWhy('extra', 'purchase.notes')).toBeUndefined();
   });
 });
