@@ -239,4 +239,42 @@ async function newSandbox() {
   }
 }
 
+/**
+ * Replays a recording into a new sandbox (POST /ui/recordings) and switches to it. The file is sent
+ * as it is: the server reads it as `billing-sim replay` does, a file cut short by a kill -9 included.
+ */
+async function loadRecording() {
+  const input = $('recording-file');
+  const file = input.files?.[0];
+  if (!file) return;
+  const result = $('recording-result');
+  result.className = 'result';
+  result.textContent = `Replaying ${file.name}…`;
+  input.disabled = true;
+  try {
+    const response = await fetch('/ui/recordings', { method: 'POST', headers: { 'content-type': 'application/json' }, body: await file.text() });
+    const data = await response.json().catch(() => null);
+    if (!response.ok) throw new ApiFailure('POST', '/ui/recordings', response.status, data);
+    const drift = data.drift.count === 0 ? 'no drift' : `drift in ${data.drift.count} place(s), first: ${describeDifference(data.drift.listed[0])}`;
+    result.replaceChildren(
+      `${file.name}: ${data.replayed} of ${data.exchanges} exchange(s) replayed into sandbox ${data.sandbox_id}, now in use; ${drift}; `,
+      `${data.unknowable.count} value(s) of the recorded account the simulator cannot know. Its token: `,
+      el('code', {}, data.token),
+    );
+    await useToken(data.token, { keepResult: true });
+  } catch (error) {
+    result.className = 'result error';
+    result.textContent = error instanceof ApiFailure ? error.first : error.message;
+  } finally {
+    input.disabled = false;
+    input.value = '';
+  }
+}
+
+/** One difference of a replay, in a line: where, and what each side had. */
+function describeDifference(difference) {
+  const where = [difference.operation, difference.path].filter(Boolean).join(' ');
+  return `${where}: recorded ${difference.recorded}, replayed ${difference.replayed}`;
+}
+
 // ---------------------------------------------------------------- views

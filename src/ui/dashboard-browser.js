@@ -125,7 +125,10 @@ async function useToken(next, { keepResult = false } = {}) {
   for (const kept of [opened, results, forms, formRows, methods]) kept.clear();
   forgetForms();
   forgetProcessing();
-  if (!keepResult) $('new-sandbox-result').textContent = '';
+  if (!keepResult) {
+    $('new-sandbox-result').textContent = '';
+    $('recording-result').textContent = '';
+  }
   $('processed').textContent = '';
   $('checkpoint-result').textContent = '';
   $('first-visit').hidden = Boolean(token);
@@ -168,6 +171,7 @@ $('forget').addEventListener('click', () => {
   say('Token forgotten.');
 });
 $('new-sandbox').addEventListener('click', newSandbox);
+$('recording-file').addEventListener('change', loadRecording);
 $('one-click').hidden = !ON_LOOPBACK;
 // With the one-click way above it, pasting is the other way; without it, the way.
 $('paste-lead').textContent = ON_LOOPBACK ? 'Or paste' : 'Paste';

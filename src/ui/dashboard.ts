@@ -311,6 +311,14 @@ export function dashboardPage(): string {
       <span class="hint">Five clients, a monthly template and a one-time template; the dashboard switches to it.</span>
     </div>
     <p id="new-sandbox-result" class="result" role="status" aria-live="polite"></p>
+    <div class="row">
+      <label for="recording-file">Load a recording (.har)</label>
+      <input type="file" id="recording-file" accept=".har,.json,application/json">
+      <span class="hint">A recording of <code>billing-sim proxy --record</code>, replayed into a new sandbox: the objects
+        it made, at their end state; the dashboard switches to it (the package's <code>docs/recordings.md</code>: "Checking billing-sim against your
+        account").</span>
+    </div>
+    <p id="recording-result" class="result" role="status" aria-live="polite"></p>
   </section>
   <section aria-labelledby="clock-heading">
     <h2 id="clock-heading">Clock</h2>

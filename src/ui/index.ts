@@ -11,12 +11,13 @@ import { dashboardRouter } from './dashboard.ts';
 import { defaultSandboxRouter } from './default-sandbox.ts';
 import { directPostRouter } from './direct-post.ts';
 import { docsRouter } from './docs.ts';
+import { recordingsRouter } from './recordings.ts';
 import { subscriptionCancelRouter } from './subscription-cancel.ts';
 
 export function uiRouter(services: Services): Router {
   const router = express.Router();
   router.use(checkoutRouter(services), dashboardRouter(), defaultSandboxRouter(services), docsRouter());
-  router.use(directPostRouter(services), subscriptionCancelRouter(services));
+  router.use(directPostRouter(services), subscriptionCancelRouter(services), recordingsRouter());
   // Browsers ask every page's origin for an icon; the simulator has none, and a 404 left a console error and a
   // log line per page. 204: there is nothing, and nothing is wrong.
   router.get('/favicon.ico', (_req, res) => {
