@@ -92,9 +92,12 @@ const PROXY_FLAGS: Record<string, FlagSpec> = {
   host: { type: 'string' },
   report: { type: 'string' },
   junit: { type: 'string' },
+  record: { type: 'string' },
+  'keep-personal': { type: 'boolean' },
 };
 
 const PROXY_USAGE = `usage: billing-sim proxy --upstream URL [--port N] [--host HOST] [--report FILE] [--junit FILE]
+                         [--record FILE [--keep-personal]]
   a validating proxy: forwards every request to the upstream server and checks each request and answer
   against openapi.yaml; every violation is logged (operation, where, what), GET /__proxy/report gives
   the tally, and on exit (SIGINT/SIGTERM) the report is written
@@ -103,8 +106,12 @@ const PROXY_USAGE = `usage: billing-sim proxy --upstream URL [--port N] [--host 
   --host      address to bind (default ${DEFAULT_HOST})
   --report    write the report as JSON to this file on exit
   --junit     write the report as JUnit XML to this file on exit (one test case per operation seen)
+  --record    write every exchange to this file as HAR 1.2 as it goes (created 0600), with the proxy's
+              findings; scrubbed first: bearer tokens, card numbers, CVC, expiry, cardholder names,
+              X-Signature and cookies; e-mails and phones replaced by stable fakes
+  --keep-personal  with --record: keep e-mail addresses and phone numbers (secrets are still scrubbed)
 Each flag also from the environment: BILLING_SIM_UPSTREAM, BILLING_SIM_PORT, BILLING_SIM_HOST,
-BILLING_SIM_REPORT, BILLING_SIM_JUNIT.`;
+BILLING_SIM_REPORT, BILLING_SIM_JUNIT, BILLING_SIM_RECORD, BILLING_SIM_KEEP_PERSONAL.`;
 
 const EXPORT_FLAGS: Record<string, FlagSpec> = {
   data: { type: 'string' },
@@ -198,6 +205,10 @@ async function proxy(args: string[]): Promise<void> {
   }
   const port = integerFlag(values.port, 'port', 'proxy');
   if (port !== undefined && port > 65_535) throw new UsageError(`--port must be at most 65535, got ${port}`, 'proxy');
+  const recordFile = stringFlag(values.record);
+  if (recordFile === '') throw new UsageError('--record needs a file name', 'proxy');
+  // Said rather than ignored: a user who asked to keep them expects a recording.
+  if (values['keep-personal'] === true && recordFile === undefined) throw new UsageError('--keep-personal needs --record FILE', 'proxy');
   const { startProxy } = await import('./proxy/proxy.ts');
   const running = await startProxy({
     upstream,
@@ -205,10 +216,12 @@ async function proxy(args: string[]): Promise<void> {
     host: stringFlag(values.host) ?? DEFAULT_HOST,
     reportFile: stringFlag(values.report),
     junitFile: stringFlag(values.junit),
+    recordFile,
+    keepPersonal: values['keep-personal'] === true,
   });
   stopOnSignals(running);
   console.log(`billing-sim proxy listening on ${running.url}/, forwarding to ${upstream}
-  report         ${running.url}/__proxy/report`);
+  report         ${running.url}/__proxy/report${recordFile === undefined ? '' : `\n  recording to   ${recordFile}`}`);
 }
 
 async function exportCommand(args: string[]): Promise<void> {

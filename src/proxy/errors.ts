@@ -24,8 +24,11 @@ export const proxyErrors = {
   }),
 };
 
-export function sendError(res: ServerResponse, status: number, detail: ErrorDetail, headers: Record<string, string> = {}): void {
+/** Answers the error; returns what it sent, for a recording of the exchange. */
+export function sendError(res: ServerResponse, status: number, detail: ErrorDetail, headers: Record<string, string> = {}): { headers: Record<string, string>; body: string } {
   const body = JSON.stringify({ [ALL]: [detail] });
-  res.writeHead(status, { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+  const sent = { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)) };
+  res.writeHead(status, sent);
   res.end(body);
+  return { headers: sent, body };
 }

@@ -29,6 +29,24 @@ export interface Forwarded {
    * a 502), cut its answer off (so was the client's), or the client went away first.
    */
   failure?: { kind: 'unreachable' | 'timeout' | 'cut' | 'client_gone'; message: string };
+  /**
+   * What the client got instead of a whole answer: the proxy's 502, or the head of an answer then cut
+   * off (no body). Absent when it got the whole answer, or nothing (it went away).
+   */
+  delivered?: { status: number; headers: IncomingHttpHeaders; body?: string };
+  timing: Timing;
+}
+
+/** When the exchange's steps happened, for a recording's HAR `timings`: ms since `started`, absent when not reached. */
+export interface Timing {
+  /** The wall clock when the request came in. */
+  started: Date;
+  /** The whole request handed to the upstream's connection. */
+  sentMs?: number;
+  /** The upstream's status line and headers in. */
+  headMs?: number;
+  /** The exchange settled. */
+  endMs: number;
 }
 
 /**
@@ -46,16 +64,25 @@ function endToEnd(headers: IncomingHttpHeaders): IncomingHttpHeaders {
 
 class UpstreamTimeout extends Error {}
 
+/** The status and headers the client was sent before its answer was cut off. */
+function headOf(res: ServerResponse): Forwarded['delivered'] {
+  return { status: res.statusCode, headers: res.getHeaders() as IncomingHttpHeaders };
+}
+
 export function forward(req: IncomingMessage, res: ServerResponse, upstream: Upstream): Promise<Forwarded> {
   return new Promise((resolve) => {
     const requestCopy = new BodyCopy(MAX_REQUEST_BODY_BYTES);
     const { origin } = upstream;
+    const since = performance.now();
+    const timing: Timing = { started: new Date(), endMs: 0 };
+    const elapsed = () => performance.now() - since;
     const seenRequest = () => ({ requestComplete: req.complete, requestBody: requestCopy.kept(req.headers['content-encoding']) });
     let settled = false;
-    const settle = (result: Omit<Forwarded, 'requestComplete' | 'requestBody'>) => {
+    const settle = (result: Omit<Forwarded, 'requestComplete' | 'requestBody' | 'timing'>) => {
       if (settled) return;
       settled = true;
-      const done = () => resolve({ ...seenRequest(), ...result });
+      timing.endMs = elapsed();
+      const done = () => resolve({ ...seenRequest(), ...result, timing });
       if (req.complete || req.destroyed) return done();
       // The upstream answered before the whole request had come (a 413 on its content-length alone).
       // The rest is read, to check it, but no longer sent: an upstream that reads no more would hold
@@ -84,16 +111,18 @@ export function forward(req: IncomingMessage, res: ServerResponse, upstream: Ups
       if (res.headersSent) {
         // Part of the answer is with the client already: the only honest end is a cut connection.
         res.destroy();
-        return settle({ failure: { kind: 'cut', message: `the upstream's answer was cut off: ${error.message}` } });
+        return settle({ failure: { kind: 'cut', message: `the upstream's answer was cut off: ${error.message}` }, delivered: headOf(res) });
       }
       if (res.destroyed || req.socket.destroyed) return settle({ failure: { kind: 'client_gone', message: 'the client went away before the answer' } });
       const timedOut = error instanceof UpstreamTimeout;
       const detail = timedOut ? proxyErrors.upstreamTimeout(origin.origin, upstream.timeoutMs) : proxyErrors.upstreamUnreachable(origin.origin, error.message);
-      sendError(res, 502, detail);
-      settle({ failure: { kind: timedOut ? 'timeout' : 'unreachable', message: detail.message } });
+      const sent = sendError(res, 502, detail);
+      settle({ failure: { kind: timedOut ? 'timeout' : 'unreachable', message: detail.message }, delivered: { status: 502, ...sent } });
     });
 
+    out.on('finish', () => (timing.sentMs = elapsed()));
     out.on('response', (answer) => {
+      timing.headMs = elapsed();
       const answerCopy = new BodyCopy(MAX_RESPONSE_BODY_BYTES);
       res.writeHead(answer.statusCode!, answer.statusMessage, endToEnd(answer.headers));
       answer.on('data', (chunk: Buffer) => answerCopy.add(chunk));
@@ -105,7 +134,7 @@ export function forward(req: IncomingMessage, res: ServerResponse, upstream: Ups
       answer.on('close', () => {
         if (answer.complete) return;
         res.destroy();
-        settle({ failure: { kind: 'cut', message: "the upstream's answer was cut off" } });
+        settle({ failure: { kind: 'cut', message: "the upstream's answer was cut off" }, delivered: headOf(res) });
       });
       answer.pipe(res);
     });

@@ -21,7 +21,8 @@ import { forward, type Forwarded, type Upstream } from './forward.ts';
 import { inspect, type SentRequest } from './inspect.ts';
 import { toJUnit } from './junit.ts';
 import { CUT_SETTLE_MS, DEFAULT_PROXY_PORT, STOP_GRACE_MS, UPSTREAM_TIMEOUT_MS } from './limits.ts';
-import { noteLine, Tally, violationLine, type ProxyReport } from './tally.ts';
+import { noteLine, Tally, violationLine, type Exchange, type ProxyReport, type Violation } from './tally.ts';
+import { Recorder, type Findings } from '../recording/recorder.ts';
 import { listen } from '../http/listen.ts';
 
 export interface ProxyOptions {
@@ -43,6 +44,10 @@ export interface ProxyOptions {
   timeoutMs?: number;
   /** Where the log lines go (default standard output). */
   log?: (line: string) => void;
+  /** Record every exchange, scrubbed, to this HAR file as it goes (src/recording/recorder.ts); relative to the current folder. */
+  recordFile?: string;
+  /** With `recordFile`: keep e-mail addresses and phone numbers rather than replace them by fakes (secrets are scrubbed all the same). */
+  keepPersonal?: boolean;
 }
 
 export interface RunningProxy {
@@ -70,14 +75,21 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const checking = new Set<Promise<void>>();
   const settledChecks = () => Promise.allSettled([...checking]).then(() => undefined);
 
-  const check = (sent: SentRequest, forwarded: Forwarded) => {
+  let recorder: Recorder | undefined;
+
+  /** Checks the exchange, then records it with what the check found (a check that throws records it all the same). */
+  const check = (sent: SentRequest, forwarded: Forwarded, record: ((findings: Findings) => void) | undefined) => {
     const done = inspect(routes, sent, forwarded, new Date()).then(
       (exchange) => {
         const firstNotes = tally.record(exchange);
         for (const violation of exchange.violations) log(violationLine(exchange.operation.name, violation));
         for (const note of firstNotes) log(noteLine(exchange.operation.name, note));
+        record?.(findingsOf(exchange));
       },
-      (error: Error) => log(`${new Date().toISOString()} proxy: ${sent.method} ${sent.url} could not be checked: ${error.message}`),
+      (error: Error) => {
+        log(`${new Date().toISOString()} proxy: ${sent.method} ${sent.url} could not be checked: ${error.message}`);
+        record?.({ violations: [], notes: [{ path: '', message: `The proxy could not check this exchange: ${error.message}` }] });
+      },
     );
     checking.add(done);
     void done.finally(() => checking.delete(done));
@@ -85,7 +97,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
 
   const server = createServer((req, res) => {
     const target = req.url ?? '';
-    if (!target.startsWith('/')) return sendError(res, 400, proxyErrors.originFormOnly(target));
+    if (!target.startsWith('/')) return void sendError(res, 400, proxyErrors.originFormOnly(target));
     if (target.startsWith(OWN_PREFIX)) return void answerOwn(req, res, () => settledChecks().then(() => tally.report()));
     const sent: SentRequest = { method: req.method!, url: target, headers: req.headers };
     const exchange = forward(req, res, upstream);
@@ -96,9 +108,11 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         const answered = forwarded.failure.kind === 'cut' ? 'cut off' : '502';
         log(`${new Date().toISOString()} upstream ${sent.method} ${sent.url} → ${answered}: ${forwarded.failure.message} (not a violation)`);
       }
+      // Its place in the recording is taken now: the file's order is the order exchanges completed.
+      const record = recorder?.reserve({ ...forwarded, method: sent.method, target, httpVersion: req.httpVersion, headers: req.headers });
       // A CORS preflight asks the server about a request to come; it is no operation of the document.
-      if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) return;
-      check(sent, forwarded);
+      if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) return record?.({ violations: [], notes: [] });
+      check(sent, forwarded, record);
     });
   });
   // Prism's reading of the document takes half a second of CPU in one piece (twice: the platform's
@@ -112,6 +126,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   void routes.warmUp(warming.signal);
   const { address, port } = server.address() as AddressInfo;
   const url = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
+  // Opened once the proxy's origin is known (the start of each entry's URL), before any exchange can come in.
+  if (options.recordFile) recorder = new Recorder({ file: options.recordFile, proxyOrigin: url, upstream: origin.origin, keepPersonal: options.keepPersonal });
 
   let stopped: Promise<void> | undefined;
   const stop = async () => {
@@ -125,7 +141,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     await settledWithin(running, CUT_SETTLE_MS);
     agent.destroy();
     await settledChecks();
-    await writeReports(tally.report(), options, log);
+    recorder?.close();
+    await writeReports(tally.report(), options, log, recorder);
   };
   return { url, report: () => settledChecks().then(() => tally.report()), stop: () => (stopped ??= stop()) };
 }
@@ -141,14 +158,24 @@ async function answerOwn(req: IncomingMessage, res: ServerResponse, report: () =
   // The request's body, if any, is not wanted; it is read so that the connection stays usable.
   req.resume();
   const path = req.url!.split('?')[0]!;
-  if (path !== REPORT_PATH) return sendError(res, 404, proxyErrors.notFound(path));
-  if (req.method !== 'GET' && req.method !== 'HEAD') return sendError(res, 405, proxyErrors.methodNotAllowed(req.method!), { allow: 'GET, HEAD' });
+  if (path !== REPORT_PATH) return void sendError(res, 404, proxyErrors.notFound(path));
+  if (req.method !== 'GET' && req.method !== 'HEAD') return void sendError(res, 405, proxyErrors.methodNotAllowed(req.method!), { allow: 'GET, HEAD' });
   const body = `${JSON.stringify(await report(), null, 2)}\n`;
   res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store' });
   res.end(req.method === 'HEAD' ? undefined : body);
 }
 
-async function writeReports(report: ProxyReport, options: ProxyOptions, log: (line: string) => void): Promise<void> {
+/** The findings of a checked exchange as a recording keeps them: where (as the log line names it) and what. */
+function findingsOf(exchange: Exchange): Findings {
+  const where = (finding: Violation) => (finding.field === undefined ? finding.part : `${finding.part} ${finding.field}`);
+  return {
+    ...(exchange.operation.inDocument ? { operation: exchange.operation.name } : {}),
+    violations: exchange.violations.map((violation) => ({ side: violation.side, path: where(violation), message: violation.message })),
+    notes: exchange.notes.map((note) => ({ path: where(note), message: note.message })),
+  };
+}
+
+async function writeReports(report: ProxyReport, options: ProxyOptions, log: (line: string) => void, recorder: Recorder | undefined): Promise<void> {
   const written: string[] = [];
   const write = async (file: string, text: string, what: string) => {
     const path = resolve(file);
@@ -163,7 +190,8 @@ async function writeReports(report: ProxyReport, options: ProxyOptions, log: (li
   log(
     `billing-sim proxy: ${report.exchanges} exchange(s), ${report.violations} violation(s) in ${operations} operation(s)` +
       (report.notes ? `, ${report.notes} note(s) (fields openapi.yaml does not name) in ${noted} operation(s)` : '') +
-      (written.length ? `; wrote ${written.join(', ')}` : ''),
+      (written.length ? `; wrote ${written.join(', ')}` : '') +
+      (recorder ? `; recorded ${recorder.count} exchange(s) to ${recorder.path}` : ''),
   );
 }
 

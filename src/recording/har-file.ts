@@ -99,13 +99,26 @@ function salvage(text: string): Har {
     throw new RecordingError('not a HAR file: it does not parse as JSON, nor as a recording cut short');
   }
   for (const line of lines) {
-    try {
-      log.entries.push(JSON.parse(line.endsWith(',') ? line.slice(0, -1) : line) as Entry);
-    } catch {
-      break;
-    }
+    const entry = entryOf(line);
+    if (!entry) break;
+    log.entries.push(entry);
   }
   return { log };
+}
+
+/**
+ * An entry line, or undefined when the line is not a whole entry. A write cut after its first bytes
+ * overwrote only the start of the tail: one byte leaves `{…entry…},]}}` (the entry is whole), three
+ * leave a line `{}` (no entry at all).
+ */
+function entryOf(line: string): Entry | undefined {
+  const text = line.endsWith(',]}}') ? line.slice(0, -']}}'.length) : line;
+  try {
+    const entry = JSON.parse(text.endsWith(',') ? text.slice(0, -1) : text) as Entry;
+    return typeof entry?.request === 'object' && typeof entry.response === 'object' ? entry : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export function readHarFile(path: string): { har: Har; complete: boolean } {
