@@ -8,9 +8,10 @@
 import { mkdtempSync, openSync, readSync, closeSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { LoadResult, LoadSpec } from './load.ts';
+import { loadCase, type Case } from './http.ts';
+import type { LoadResult } from './load.ts';
 import { medianBy, type RecordFigures } from './results.ts';
-import { CLI, runScript, startServer, type Server } from './spawn.ts';
+import { CLI, startServer, type Server } from './spawn.ts';
 
 const ROUNDS = Number(process.argv[2] ?? 3);
 /** The issue's figure: a recording of 10,000 exchanges. */
@@ -22,13 +23,6 @@ const CONNECTIONS = 10;
  */
 const WARM_UP_EXCHANGES = 1_000;
 const PROXIES = ['plain', 'recording'] as const;
-
-interface Case {
-  name: string;
-  method: 'GET' | 'POST';
-  path: string;
-  body?: unknown;
-}
 
 /** A list answer (the larger body to copy and write) and a create whose request and answer carry an e-mail and a phone to scrub. */
 const CASES: Case[] = [
@@ -49,21 +43,8 @@ function entriesIn(file: string): number {
   return lines - 2;
 }
 
-async function load(server: Server, token: string, request: Case, amount = EXCHANGES): Promise<LoadResult> {
-  const spec: LoadSpec = {
-    url: server.origin + request.path,
-    method: request.method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: request.body === undefined ? undefined : JSON.stringify(request.body),
-    connections: CONNECTIONS,
-    seconds: 0,
-    amount,
-    warmUpSeconds: 0,
-  };
-  const result = await runScript<LoadResult>('load.ts', [JSON.stringify(spec)]);
-  const failed = result.non2xx + result.errors + result.timeouts;
-  if (failed > 0) throw new Error(`${request.method} ${spec.url}: ${result.non2xx} answers not 2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
-  return result;
+function load(server: Server, token: string, request: Case, amount = EXCHANGES): Promise<LoadResult> {
+  return loadCase(server.origin, token, request, { connections: CONNECTIONS, seconds: 0, amount, warmUpSeconds: 0 });
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'billing-sim-bench-record-'));
