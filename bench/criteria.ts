@@ -32,6 +32,9 @@ const BOUNDED_YEARS = 100;
 /** Issue 41: through a proxy delaying each answer 50 ms, the contract suite takes at most this much longer. */
 const LATENCY_COST_MS = 60_000;
 
+/** Issue 43: what `billing-sim proxy --record` may cost the proxy's throughput, on the worst of bench/record.ts's cases. */
+const RECORD_COST = 0.1;
+
 /** Rounded down, so that a figure printed as 80 % or 2.50× has met its bar. */
 const percent = (share: number) => `${Math.floor(share * 100)} %`;
 const times = (ratio: number) => `${(Math.floor(ratio * 100) / 100).toFixed(2)}×`;
@@ -50,6 +53,17 @@ export function criteria(runs: Results[]): Criterion[] {
       pass: (ms) => ms < STARTUP_MS,
     },
     ...(['memory', 'data'] as const).map(bounded),
+    {
+      name: `recording costs the proxy ≤ ${RECORD_COST * 100} % of its throughput (10,000 exchanges per case, with and without --record)`,
+      measure: ({ record }) => {
+        const worst = record && Object.entries(record.cases).sort(([, a], [, b]) => a.ratio - b.ratio)[0];
+        if (!worst) return undefined;
+        const [name, { plain, recording, ratio }] = worst;
+        // Rounded up, so that a cost printed as 10 % has met its bar only when it is 10 % or less.
+        return { value: 1 - ratio, figure: `${Math.ceil((1 - ratio) * 100)} % (${name}: ${plain.requestsPerSecond} → ${recording.requestsPerSecond} req/s)` };
+      },
+      pass: (cost) => cost <= RECORD_COST,
+    },
     {
       name: `contract suite through a proxy delaying each answer 50 ms: at most ${LATENCY_COST_MS / 1000} s more than without the delay`,
       measure: ({ contract }) => {

@@ -1,4 +1,8 @@
-// One JSON request to a running simulator, for the benchmarks that build their data over HTTP.
+// One JSON request to a running simulator, for the benchmarks that build their data over HTTP; and a
+// load of one request case (bench/load.ts in a process of its own) on a running server.
+
+import type { LoadResult, LoadSpec } from './load.ts';
+import { runScript } from './spawn.ts';
 
 export interface Target {
   /** The server's origin, `http://127.0.0.1:PORT`. */
@@ -22,4 +26,27 @@ export async function call(target: Target, method: string, path: string, body?: 
   const answer = await send(target, method, path, body);
   if (answer.status < 200 || answer.status > 299) throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
   return answer.body;
+}
+
+/** One request case, as the load benchmarks send it: JSON with a sandbox's bearer token. */
+export interface Case {
+  name: string;
+  method: 'GET' | 'POST';
+  path: string;
+  body?: unknown;
+}
+
+/** Loads `origin` with `request` (autocannon, bench/load.ts); any answer not 2xx, error or timeout fails it. */
+export async function loadCase(origin: string, token: string, request: Case, run: Pick<LoadSpec, 'connections' | 'seconds' | 'warmUpSeconds' | 'amount'>): Promise<LoadResult> {
+  const spec: LoadSpec = {
+    url: origin + request.path,
+    method: request.method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: request.body === undefined ? undefined : JSON.stringify(request.body),
+    ...run,
+  };
+  const result = await runScript<LoadResult>('load.ts', [JSON.stringify(spec)]);
+  const failed = result.non2xx + result.errors + result.timeouts;
+  if (failed > 0) throw new Error(`${request.method} ${spec.url}: ${result.non2xx} answers not 2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
+  return result;
 }

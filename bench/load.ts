@@ -12,6 +12,8 @@ export interface LoadSpec {
   connections: number;
   seconds: number;
   warmUpSeconds: number;
+  /** A number of requests to send instead of `seconds` of them. */
+  amount?: number;
 }
 
 export interface LoadResult {
@@ -31,7 +33,7 @@ const result = await autocannon({
   headers: spec.headers,
   body: spec.body,
   connections: spec.connections,
-  duration: spec.seconds,
+  ...(spec.amount === undefined ? { duration: spec.seconds } : { amount: spec.amount }),
   // Not in @types/autocannon, but in autocannon's own options: a run before the measured one, with
   // the same requests, so that neither the server's JIT warming up nor the first connections count.
   ...(spec.warmUpSeconds > 0 ? ({ warmup: { connections: spec.connections, duration: spec.warmUpSeconds } } as object) : {}),

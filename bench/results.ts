@@ -67,6 +67,15 @@ export interface CaseFigures {
   error?: string;
 }
 
+/** What bench/record.ts prints last. */
+export interface RecordFigures {
+  exchanges: number;
+  cases: Record<string, { request: string; plain: LoadResult; recording: LoadResult; ratio: number; rounds: { plain: number[]; recording: number[] } }>;
+  /** Entries in the recording when the recording proxy stopped, against the measured exchanges sent through it (the warm-ups are recorded too). */
+  recorded: number;
+  sent: number;
+}
+
 export interface Results {
   meta: {
     date: string;
@@ -91,6 +100,8 @@ export interface Results {
   startup?: { simulatorMs: number; npmStartMs: number; floorMs: number };
   /** Against a simulator of its own; `proxied`: through a proxy answering at once and one holding each answer `delay` ms. */
   contract?: { ms: number; passed: number; failed: number; skipped: number; warnings: number; proxied?: { ms: number; delayedMs: number; delay: number } };
+  /** `billing-sim proxy` in front of the simulator without and with --record: each case's medians and with/without ratio. */
+  record?: RecordFigures;
   persistence?: Record<string, unknown>;
   bounded?: Record<string, unknown>;
   /** Sections that did not finish, with the reason. */

@@ -7,7 +7,7 @@
 //   --quick            1 s per request case, time travel of 1,000 and 2,000 only, no persistence or bounded
 //   --seconds N        seconds per request case and round (default 3; BENCH_SECONDS)
 //   --rounds N         rounds per request case and time-travel size, the median kept (default 3; 1 with --quick)
-//   --only A,B         only these sections: throughput, time-travel, settlement, startup, contract, persistence, bounded
+//   --only A,B         only these sections: throughput, time-travel, settlement, startup, contract, record, persistence, bounded
 //   --compare A B…     compare two results files, or judge three or more by their medians, instead of running (bench/compare.ts)
 
 import { parseArgs } from 'node:util';
@@ -16,7 +16,7 @@ import { doublings, judge, judgeMedian, printVerdicts } from './criteria.ts';
 import { medianRound, meta, save, type Results, type RoundFigures } from './results.ts';
 import { runScript, ScriptFailed } from './spawn.ts';
 
-const SECTIONS = ['throughput', 'time-travel', 'settlement', 'startup', 'contract', 'persistence', 'bounded'] as const;
+const SECTIONS = ['throughput', 'time-travel', 'settlement', 'startup', 'contract', 'record', 'persistence', 'bounded'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const { values: flags, positionals } = parseArgs({
@@ -121,6 +121,10 @@ const run: Record<Section, () => Promise<void>> = {
   contract: async () => {
     console.log('contract suite: wall time of `node dist/src/cli.js contract`, spawn to exit: a simulator of its own, then through a proxy answering at once and through one delaying each answer 50 ms');
     results.contract = await runScript('contract.ts', [], true);
+  },
+  record: async () => {
+    console.log(`recording: billing-sim proxy (compiled) in front of the simulator, without and with --record, 10,000 exchanges per case and round after 1,000 of warm-up, ${options.rounds} rounds alternating the two, the median of each kept`);
+    results.record = await runScript('record.ts', [String(options.rounds)], true);
   },
   persistence: async () => {
     console.log('persistence: in memory beside --data (a temporary SQLite file); 1,000 monthly subscribers with saved cards, over HTTP');

@@ -34,6 +34,8 @@ export interface StartOptions {
   input?: string;
   /** What else must have been printed before the server counts as started (the simulator's token line). */
   until?: RegExp;
+  /** How it announces its URL (group 1), when not by an API base URL line: `billing-sim proxy listening on …`. */
+  announced?: RegExp;
 }
 
 /** Spawns a server and resolves once it has printed its API base URL; rejects if it exits first. */
@@ -54,7 +56,7 @@ export async function startServer(command: string, args: string[], options: Star
     child.once('exit', (code, signal) => reject(new Error(`${command} ${args.join(' ')} exited (${code ?? signal}) before it listened:\n${printed}`)));
     child.stdout!.on('data', (chunk: Buffer) => {
       printed += chunk.toString();
-      const url = /API base URL\s+(http:\/\/\S+)/.exec(printed)?.[1];
+      const url = (options.announced ?? /API base URL\s+(http:\/\/\S+)/).exec(printed)?.[1];
       if (url && (!options.until || options.until.test(printed))) {
         clearTimeout(timer);
         resolve(new URL(url).origin);

@@ -4,23 +4,16 @@
 // by autocannon in yet another (bench/load.ts). `throughput.ts [SECONDS] [WARM_UP_SECONDS] [ROUNDS]`.
 // Prints a table; the last line is the figures as JSON.
 
-import type { LoadResult, LoadSpec } from './load.ts';
-import { call, send } from './http.ts';
+import type { LoadResult } from './load.ts';
+import { call, loadCase, send, type Case } from './http.ts';
 import { medianBy, type CaseFigures, type ServerName } from './results.ts';
-import { CLI, runScript, startServer, tsNode, type Server } from './spawn.ts';
+import { CLI, startServer, tsNode, type Server } from './spawn.ts';
 
 const SECONDS = Number(process.argv[2] ?? 3);
 const WARM_UP_SECONDS = Number(process.argv[3] ?? 1);
 const ROUNDS = Number(process.argv[4] ?? 3);
 const CONNECTIONS = 10;
 const SERVERS: ServerName[] = ['simulator', 'prism', 'floor'];
-
-interface Case {
-  name: string;
-  method: 'GET' | 'POST';
-  path: string;
-  body?: unknown;
-}
 
 /** The four cases, in the simulator's default sandbox (two templates: a list answer of about 1.8 kB). */
 async function cases(sim: Server, token: string): Promise<Case[]> {
@@ -53,22 +46,8 @@ async function capture(sim: Server, token: string, requests: Case[]) {
   );
 }
 
-async function load(server: Server, token: string, request: Case): Promise<LoadResult> {
-  const spec: LoadSpec = {
-    url: server.origin + request.path,
-    method: request.method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: request.body === undefined ? undefined : JSON.stringify(request.body),
-    connections: CONNECTIONS,
-    seconds: SECONDS,
-    warmUpSeconds: WARM_UP_SECONDS,
-  };
-  const result = await runScript<LoadResult>('load.ts', [JSON.stringify(spec)]);
-  const failed = result.non2xx + result.errors + result.timeouts;
-  if (failed > 0) {
-    throw new Error(`${request.method} ${spec.url}: ${result.non2xx} answers not 2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
-  }
-  return result;
+function load(server: Server, token: string, request: Case): Promise<LoadResult> {
+  return loadCase(server.origin, token, request, { connections: CONNECTIONS, seconds: SECONDS, warmUpSeconds: WARM_UP_SECONDS });
 }
 
 const started: Server[] = [];

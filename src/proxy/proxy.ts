@@ -81,10 +81,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const check = (sent: SentRequest, forwarded: Forwarded, record: ((findings: Findings) => void) | undefined) => {
     const done = inspect(routes, sent, forwarded, new Date()).then(
       (exchange) => {
+        record?.(findingsOf(exchange));
         const firstNotes = tally.record(exchange);
         for (const violation of exchange.violations) log(violationLine(exchange.operation.name, violation));
         for (const note of firstNotes) log(noteLine(exchange.operation.name, note));
-        record?.(findingsOf(exchange));
       },
       (error: Error) => {
         log(`${new Date().toISOString()} proxy: ${sent.method} ${sent.url} could not be checked: ${error.message}`);
@@ -126,8 +126,18 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   void routes.warmUp(warming.signal);
   const { address, port } = server.address() as AddressInfo;
   const url = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
-  // Opened once the proxy's origin is known (the start of each entry's URL), before any exchange can come in.
-  if (options.recordFile) recorder = new Recorder({ file: options.recordFile, proxyOrigin: url, upstream: origin.origin, keepPersonal: options.keepPersonal });
+  // Opened once the proxy's origin is known (the start of each entry's URL), before any exchange can come
+  // in; a file that cannot be written leaves no proxy listening.
+  try {
+    if (options.recordFile) {
+      const onError = (error: Error) => log(`${new Date().toISOString()} proxy: an exchange could not be recorded: ${error.message}`);
+      recorder = new Recorder({ file: options.recordFile, proxyOrigin: url, upstream: origin.origin, keepPersonal: options.keepPersonal, onError });
+    }
+  } catch (error) {
+    warming.abort();
+    server.close();
+    throw error;
+  }
 
   let stopped: Promise<void> | undefined;
   const stop = async () => {

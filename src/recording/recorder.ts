@@ -28,6 +28,8 @@ export interface RecorderOptions {
   keepPersonal?: boolean;
   /** The scrubber's salt; a fresh random one per recording unless a test fixes it. */
   salt?: Buffer;
+  /** An exchange that could not be written (a full disk): told here, and the recording goes on without it. */
+  onError?: (error: Error) => void;
 }
 
 /** Bytes of the per-recording salt of the e-mail and phone fakes: 128 bits, beyond guessing. */
@@ -44,6 +46,7 @@ export class Recorder {
   private readonly writer: HarFileWriter;
   private readonly scrubber: Scrubber;
   private readonly proxyOrigin: string;
+  private readonly onError: (error: Error) => void;
   /** Completed exchanges not yet written, in completion order. */
   private readonly queue: Slot[] = [];
 
@@ -55,6 +58,7 @@ export class Recorder {
     this.writer = new HarFileWriter(this.path, { name: 'billing-sim proxy', version }, `Recorded through billing-sim proxy in front of ${options.upstream}; ${scrubbed}.`);
     this.scrubber = new Scrubber(options.salt ?? randomBytes(SALT_BYTES), options.keepPersonal ?? false);
     this.proxyOrigin = options.proxyOrigin;
+    this.onError = options.onError ?? (() => {});
   }
 
   /** Exchanges written so far. */
@@ -85,8 +89,13 @@ export class Recorder {
     let written = 0;
     while (written < this.queue.length && this.queue[written]!.findings) {
       const { seen, findings } = this.queue[written]!;
-      this.writer.append(toEntry(seen, findings!, this.scrubber, this.proxyOrigin));
       written += 1;
+      // Left out rather than retried: an exchange that cannot be written must not hold up those after it.
+      try {
+        this.writer.append(toEntry(seen, findings!, this.scrubber, this.proxyOrigin));
+      } catch (error) {
+        this.onError(error as Error);
+      }
     }
     this.queue.splice(0, written);
   }

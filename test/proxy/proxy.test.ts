@@ -71,8 +71,10 @@ describe('valid traffic passes through unchanged and is reported clean', () => {
       const proxied = await send(proxy.url, 'GET', `/api/v1/clients/${created.body.id}/`, sim.token);
       expect(proxied.status).toBe(200);
       expect(proxied.text).toBe(direct.text);
-      const { date: _d1, ...directHeaders } = direct.headers;
-      const { date: _d2, ...proxiedHeaders } = proxied.headers;
+      // Both clocks move between the two answers: the wall's (Date) and the default sandbox's, which follows it.
+      const { date: _d1, 'billing-sim-clock': _c1, ...directHeaders } = direct.headers;
+      const { date: _d2, 'billing-sim-clock': _c2, ...proxiedHeaders } = proxied.headers;
+      expect(_c2).toMatch(/^\d{4}-\d\d-\d\dT/);
       expect(proxiedHeaders).toEqual(directHeaders);
       expect((await proxy.report()).operations.getClient).toMatchObject({ exchanges: 1, violations: 0 });
     } finally {
