@@ -7,7 +7,8 @@
 //   `POST /sim/v1/sandboxes` answer shares the numbering, so a replay can tell sandboxes apart.
 // - A card's secrets, by name at any depth of a JSON body and as form or query fields (`card_number`,
 //   `number` inside `card`, `cvc`, `cvv`, `expires`, `expiry`, `cardholder_name`), `X-Signature` and
-//   cookies → `scrubbed`; a card number → the platform's test card of its scheme (cardStandIn), so that
+//   cookies → `scrubbed`, or a stand-in of the same shape a replay can send (expiry `12/99`, CVC `123`,
+//   name `CARD HOLDER`: STAND_IN_TEXT); a card number → the platform's test card of its scheme (cardStandIn), so that
 //   a replayed payment still names a card its method takes (`{method: mastercard, card: {number: 5555…}}`).
 //   Numbers that are no one's card are kept: the platform's published test cards and the simulator's
 //   declining ones (domain/test-cards.ts); a declined test payment then replays declined.
@@ -33,6 +34,18 @@ const SECRET_FIELDS: Readonly<Record<string, string>> = {
   expires: 'expiry',
   expiry: 'expiry',
   cardholder_name: 'cardholder_name',
+};
+
+/**
+ * Stand-ins a replay can still send, in the shape the field had: a payment replayed with `expiry:
+ * "scrubbed"` would be refused where the recorded one was taken. Undefined: the value had no shape the
+ * field takes, and becomes SCRUBBED.
+ */
+const STAND_IN_TEXT: Readonly<Record<string, (value: string) => string | undefined>> = {
+  // MM/YY or MM/YYYY, the last month of a year far enough ahead for any test card.
+  expiry: (value) => (/^\d{2}\/\d{2}$/.test(value.trim()) ? '12/99' : /^\d{2}\/\d{4}$/.test(value.trim()) ? '12/2099' : undefined),
+  cvc: (value) => (/^\d{3,4}$/.test(value.trim()) ? '1234'.slice(0, value.trim().length) : undefined),
+  cardholder_name: () => 'CARD HOLDER',
 };
 
 const PHONE_FIELD = /^(?:\w+_)?phone(?:_number)?$/i;
@@ -210,7 +223,7 @@ export class Scrubber {
     if (value === '' || value === null || value === undefined) return value;
     if (kind !== 'card_number' || (typeof value !== 'string' && typeof value !== 'number')) {
       count(counts, kind);
-      return SCRUBBED;
+      return typeof value === 'string' ? (STAND_IN_TEXT[kind]?.(value) ?? SCRUBBED) : SCRUBBED;
     }
     const standIn = cardStandIn(String(value));
     if (standIn === String(value)) return value;

@@ -159,14 +159,14 @@ describe('proxy --record writes every exchange as HAR 1.2, scrubbed', () => {
     expect(entries[3]!.request.queryString).toEqual([{ name: 'email', value: sent.email }]);
     expect(entries[1]!._billingSim!.scrubbed).toEqual({ authorization: 1, email: 2, phone: 2 });
     const pay = entries.find((e) => e.request.url.endsWith('/pay'))!;
-    expect(JSON.parse(pay.request.postData!.text!).card).toEqual({ number: '4444 3333 2222 1111', cardholder_name: 'scrubbed', expiry: 'scrubbed' });
+    expect(JSON.parse(pay.request.postData!.text!).card).toEqual({ number: '4444 3333 2222 1111', cardholder_name: 'CARD HOLDER', expiry: '12/99' });
     expect(pay._billingSim!.scrubbed).toMatchObject({ card_number: 1, cardholder_name: 3, expiry: 1, signature: 1 });
     const form = entries.find((e) => e.request.url.includes('/direct_post/'))!;
     expect(form.request.postData!.params).toEqual([
-      { name: 'cardholder_name', value: 'scrubbed' },
+      { name: 'cardholder_name', value: 'CARD HOLDER' },
       { name: 'card_number', value: '5555 5555 5555 4444' },
-      { name: 'expires', value: 'scrubbed' },
-      { name: 'cvc', value: 'scrubbed' },
+      { name: 'expires', value: '12/99' },
+      { name: 'cvc', value: '1234' },
     ]);
     expect(form.response.redirectURL).toBe(REDIRECTS.success_redirect);
   });
