@@ -100,9 +100,9 @@ export async function replay(args: string[]): Promise<number> {
   if (!parsed) return 0;
   const { values, positionals } = parsed;
   if (positionals.length !== 1) throw new UsageError(`expected 1 recording file, got ${positionals.length}`, 'replay');
-  const { runReplay } = await import('./recording/replay-run.ts');
+  const { runReplay } = await import('./replay/replay-run.ts');
   const { RecordingError } = await import('./recording/har-file.ts');
-  const { ReplayError } = await import('./recording/replay.ts');
+  const { ReplayError } = await import('./replay/replay.ts');
   try {
     const options = { origin: stringFlag(values.origin), token: stringFlag(values.token), report: stringFlag(values.report), junit: stringFlag(values.junit) };
     return await runReplay({ file: positionals[0]!, ...options });

@@ -1,5 +1,5 @@
 // The dashboard's "Load a recording": `POST /ui/recordings` with a HAR file (`billing-sim proxy
-// --record`) as its JSON body replays it (src/recording/replay.ts) into a new sandbox of this server,
+// --record`) as its JSON body replays it (src/replay/replay.ts) into a new sandbox of this server,
 // and answers that sandbox's token with what the replay found, so that a QA tester looks at the
 // objects the recording made, at their end state, in the dashboard.
 //
@@ -10,7 +10,7 @@
 
 import express, { type Request, type Response, type Router } from 'express';
 import { readHar, RecordingError } from '../recording/har-file.ts';
-import { replayRecording } from '../recording/replay.ts';
+import { replayRecording } from '../replay/replay.ts';
 
 export const RECORDINGS_PATH = '/ui/recordings';
 /**

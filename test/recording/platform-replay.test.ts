@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '../../src/index.ts';
 import type { Har } from '../../src/recording/har-file.ts';
-import { replayRecording, type ReplayResult } from '../../src/recording/replay.ts';
+import { replayRecording, type ReplayResult } from '../../src/replay/replay.ts';
 import { entry } from '../support/har-recorder.ts';
 
 const published = (name: string): Record<string, any> => {

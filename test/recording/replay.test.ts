@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { killSpawned, runCli } from '../support/spawn-sim.ts';
 import { startSimulator, type RunningSimulator } from '../../src/index.ts';
-import { replayRecording, type ReplayResult } from '../../src/recording/replay.ts';
+import { replayRecording, type ReplayResult } from '../../src/replay/replay.ts';
 import { HarRecorder } from '../support/har-recorder.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'billing-sim-replay-'));

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '../../src/index.ts';
 import { startProxy } from '../../src/proxy/proxy.ts';
 import { readHarFile, type Har } from '../../src/recording/har-file.ts';
-import { replayRecording, type ReplayResult } from '../../src/recording/replay.ts';
+import { replayRecording, type ReplayResult } from '../../src/replay/replay.ts';
 import { scenarioFromRecordingFile } from '../../src/recording/to-scenario.ts';
 import { runScenarioFiles } from '../../src/scenario/run.ts';
 

@@ -12,6 +12,7 @@ import { createApp } from '../../src/http/app.ts';
 import { KEEP_ALIVE_MS } from '../../src/http/listen.ts';
 import { createIds } from '../../src/engine/ids.ts';
 import { MemoryStore } from '../../src/store/store.ts';
+import { entry } from './har-recorder.ts';
 
 export interface Exchange {
   status: number;
@@ -92,34 +93,14 @@ export async function startHarBuilder(seed = 11): Promise<HarBuilder> {
 }
 
 function entryOf(url: string, method: string, headers: Record<string, string>, text: string | undefined, response: Response, answer: string, started: Date): Entry {
-  const requestHeaders = Object.entries(headers).map(([name, value]) => ({ name, value: name === 'authorization' ? PSEUDONYM : value }));
-  const type = response.headers.get('content-type') ?? '';
-  return {
-    startedDateTime: started.toISOString(),
-    time: 1,
-    request: {
-      method,
-      url,
-      httpVersion: 'HTTP/1.1',
-      cookies: [],
-      headers: requestHeaders,
-      queryString: [...new URL(url).searchParams].map(([name, value]) => ({ name, value })),
-      ...(text !== undefined ? { postData: { mimeType: headers['content-type']!, text } } : {}),
-      headersSize: -1,
-      bodySize: text === undefined ? 0 : Buffer.byteLength(text),
-    },
-    response: {
-      status: response.status,
-      statusText: response.statusText,
-      httpVersion: 'HTTP/1.1',
-      cookies: [],
-      headers: [...response.headers].map(([name, value]) => ({ name, value })),
-      content: { size: Buffer.byteLength(answer), mimeType: type, text: answer },
-      redirectURL: '',
-      headersSize: -1,
-      bodySize: Buffer.byteLength(answer),
-    },
-    cache: {},
-    timings: { send: 0, wait: 1, receive: 0 },
-  };
+  return entry(method, url, started, {
+    headers: Object.entries(headers).map(([name, value]) => ({ name, value: name === 'authorization' ? PSEUDONYM : value })),
+    text,
+    requestType: headers['content-type'],
+    status: response.status,
+    statusText: response.statusText,
+    responseType: response.headers.get('content-type') ?? '',
+    responseHeaders: [...response.headers].map(([name, value]) => ({ name, value })),
+    answer,
+  });
 }

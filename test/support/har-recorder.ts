@@ -62,7 +62,12 @@ export class HarRecorder {
 export interface EntryParts {
   headers: { name: string; value: string }[];
   text?: string;
+  /** The request body's type (default application/json). */
+  requestType?: string;
   status: number;
+  statusText?: string;
+  /** The answer's type (default application/json). */
+  responseType?: string;
   responseHeaders: { name: string; value: string }[];
   answer: string;
 }
@@ -80,17 +85,17 @@ export function entry(method: string, url: string, started: Date, parts: EntryPa
       cookies: [],
       headers: parts.headers,
       queryString: [...searchParams].map(([name, value]) => ({ name, value })),
-      ...(parts.text === undefined ? {} : { postData: { mimeType: 'application/json', text: parts.text } }),
+      ...(parts.text === undefined ? {} : { postData: { mimeType: parts.requestType ?? 'application/json', text: parts.text } }),
       headersSize: -1,
       bodySize: parts.text?.length ?? 0,
     },
     response: {
       status: parts.status,
-      statusText: '',
+      statusText: parts.statusText ?? '',
       httpVersion: 'HTTP/1.1',
       cookies: [],
       headers: parts.responseHeaders,
-      content: { size: parts.answer.length, mimeType: 'application/json', text: parts.answer },
+      content: { size: parts.answer.length, mimeType: parts.responseType ?? 'application/json', text: parts.answer },
       redirectURL: '',
       headersSize: -1,
       bodySize: parts.answer.length,

@@ -1,10 +1,10 @@
 // Issue 43, "Each answer is compared with the recorded one: status code, the set of key paths and
 // their JSON types, and the values that must agree; ids, instants, URLs and tokens are compared by
-// shape only" (src/recording/compare.ts), and what the simulator cannot know (unknowable.ts).
+// shape only" (src/replay/compare.ts), and what the simulator cannot know (unknowable.ts).
 
 import { describe, expect, it } from 'vitest';
-import { compareAnswers } from '../../src/recording/compare.ts';
-import { documentedWhy, isAccountValue, unknowableWhy } from '../../src/recording/unknowable.ts';
+import { compareAnswers } from '../../src/replay/compare.ts';
+import { documentedWhy, isAccountValue, unknowableWhy } from '../../src/replay/unknowable.ts';
 
 const A = '11111111-1111-4111-8111-111111111111';
 const B = '22222222-2222-4222-8222-222222222222';

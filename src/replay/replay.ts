@@ -21,10 +21,10 @@
 import { buildRouteTable, type RouteTable } from '../contract/routes.ts';
 import { loadSpec } from '../contract/spec.ts';
 import { compareAnswers, Differences, type Difference } from './compare.ts';
-import { CLOCK_HEADER, exchangesOf, type RecordedExchange } from './exchanges.ts';
-import type { Har } from './har-file.ts';
+import { CLOCK_HEADER, exchangesOf, type RecordedExchange } from '../recording/exchanges.ts';
+import type { Har } from '../recording/har-file.ts';
 import { IdMap } from './id-map.ts';
-import { outsideSteps, type OutsideStep } from './outside-steps.ts';
+import { outsideSteps, type OutsideStep } from '../recording/outside-steps.ts';
 import { send, sendJson, type SimAnswer } from './replay-http.ts';
 import { Sandboxes, type ReplaySandbox } from './replay-sandboxes.ts';
 import { EXISTED_BEFORE, isAccountValue } from './unknowable.ts';

@@ -13,8 +13,8 @@
 // recorded, and the answer (a 404 where the recording has a 200) is not the simulator's to know.
 
 import { pairItems } from './compare.ts';
-import type { RecordedExchange } from './exchanges.ts';
-import { idsIn, idsInText, isId, replaceIdsInText } from './recorded-ids.ts';
+import type { RecordedExchange } from '../recording/exchanges.ts';
+import { idsIn, idsInText, isId, replaceIdsInText } from '../recording/recorded-ids.ts';
 
 export class IdMap {
   /** Recorded id (lower case) → the simulator's. */

@@ -18,7 +18,7 @@
 // Array items are paired by the id map where they have ids (a list's order among objects created in
 // the same frozen second is the server's to choose), else by position.
 
-import { isId } from './recorded-ids.ts';
+import { isId } from '../recording/recorded-ids.ts';
 import { documentedWhy, unknowableWhy } from './unknowable.ts';
 
 export type DifferenceKind = 'http_status' | 'missing' | 'extra' | 'type' | 'value' | 'count' | 'shape';

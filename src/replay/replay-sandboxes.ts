@@ -9,7 +9,7 @@
 // - A sandbox's `now` is read off each of its answers (`Billing-Sim-Clock`), so it is always the
 //   simulator's, never a guess.
 
-import { CLOCK_HEADER } from './exchanges.ts';
+import { CLOCK_HEADER } from '../recording/exchanges.ts';
 import { ReplayError, sendJson, type SimAnswer } from './replay-http.ts';
 
 export interface ReplaySandbox {

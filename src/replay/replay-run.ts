@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { startSimulator } from '../index.ts';
 import { reportLines, toJsonReport, toJUnit, type ReportContext } from './drift-report.ts';
-import { readHarFile, RecordingError } from './har-file.ts';
+import { readHarFile, RecordingError } from '../recording/har-file.ts';
 import { replayRecording, ReplayError } from './replay.ts';
 
 export interface ReplayRunOptions {
