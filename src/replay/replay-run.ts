@@ -29,6 +29,8 @@ export async function runReplay(options: ReplayRunOptions): Promise<number> {
     if (error instanceof RecordingError) throw new RecordingError(`${options.file}: ${error.message}`);
     throw new RecordingError(`${options.file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
   }
+  // A CI job that replays a recording its proxy never wrote to must not read "no drift" as a pass.
+  if (recording.har.log.entries.length === 0) throw new RecordingError(`${options.file}: no exchange recorded in it, so nothing to compare`);
   if (!recording.complete) print(`${options.file} was cut short (a recorder stopped mid-write): replaying its ${recording.har.log.entries.length} whole exchange(s)`);
   if (options.origin !== undefined && (!URL.canParse(options.origin) || !/^https?:$/.test(new URL(options.origin).protocol))) {
     throw new ReplayError(`--origin must be an http(s) URL, got "${options.origin}"`);

@@ -198,4 +198,12 @@ describe('billing-sim replay FILE', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toBe(`billing-sim: ${file}: not a HAR file: it has no log.entries\n`);
   });
+
+  it('exits 2 on a recording with no exchange (a proxy that forwarded nothing): no drift is no pass there', async () => {
+    const file = join(dir, 'empty.har');
+    writeFileSync(file, `${JSON.stringify({ log: { version: '1.2', creator: { name: 'billing-sim', version: '0' }, pages: [], entries: [] } })}\n`);
+    const run = await runCli(['replay', file], 60_000);
+    expect(run.code, run.stdout).toBe(2);
+    expect(run.stderr).toBe(`billing-sim: ${file}: no exchange recorded in it, so nothing to compare\n`);
+  });
 });
