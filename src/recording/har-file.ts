@@ -80,14 +80,46 @@ export class RecordingError extends Error {}
  * its head and every whole entry line before the cut. `complete` says which.
  */
 export function readHar(text: string): { har: Har; complete: boolean } {
+  let read: { har: Har; complete: boolean };
   try {
     const har = JSON.parse(text) as Har;
     if (!Array.isArray(har?.log?.entries)) throw new RecordingError('not a HAR file: it has no log.entries');
-    return { har, complete: true };
+    read = { har, complete: true };
   } catch (error) {
     if (error instanceof RecordingError) throw error;
-    return { har: salvage(text), complete: false };
+    read = { har: salvage(text), complete: false };
   }
+  read.har.log.entries.forEach((entry, index) => {
+    const problem = entryProblem(entry);
+    if (problem) throw new RecordingError(`not a HAR file: log.entries.${index}.${problem}`);
+  });
+  return read;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isHeaderList = (value: unknown): boolean =>
+  Array.isArray(value) && value.every((header) => isObject(header) && typeof header.name === 'string' && typeof header.value === 'string');
+
+/**
+ * What of an entry the replay and the scenario writer read and it lacks (HAR 1.2 requires each), as a
+ * path with the rule: `request.url is not a string`. A file edited by hand or cut by another tool is told
+ * so, where it fails, instead of failing later as a crash.
+ */
+function entryProblem(entry: unknown): string | undefined {
+  if (!isObject(entry)) return 'is not an object';
+  const { request, response } = entry;
+  if (!isObject(request)) return 'request is not an object';
+  if (typeof request.method !== 'string') return 'request.method is not a string';
+  if (typeof request.url !== 'string' || !URL.canParse(request.url, 'http://recording.invalid')) return 'request.url is not a URL';
+  if (!isHeaderList(request.headers)) return 'request.headers is not a list of {name, value}';
+  if (request.postData !== undefined && (!isObject(request.postData) || (request.postData.text !== undefined && typeof request.postData.text !== 'string'))) {
+    return 'request.postData.text is not a string';
+  }
+  if (!isObject(response)) return 'response is not an object';
+  if (!Number.isInteger(response.status)) return 'response.status is not an integer';
+  if (!isHeaderList(response.headers)) return 'response.headers is not a list of {name, value}';
+  if (!isObject(response.content) || (response.content.text !== undefined && typeof response.content.text !== 'string')) return 'response.content.text is not a string';
+  return undefined;
 }
 
 function salvage(text: string): Har {

@@ -199,6 +199,14 @@ describe('billing-sim replay FILE', () => {
     expect(run.stderr).toBe(`billing-sim: ${file}: not a HAR file: it has no log.entries\n`);
   });
 
+  it('exits 2 on an entry that lacks what HAR 1.2 requires, naming where, rather than crashing', async () => {
+    const file = join(dir, 'hand-edited.har');
+    writeFileSync(file, JSON.stringify({ log: { version: '1.2', entries: [{ request: { method: 'GET', url: '/api/v1/clients/', headers: [] } }] } }));
+    const run = await runCli(['replay', file], 60_000);
+    expect(run.code, run.stdout + run.stderr).toBe(2);
+    expect(run.stderr).toBe(`billing-sim: ${file}: not a HAR file: log.entries.0.response is not an object\n`);
+  });
+
   it('exits 2 on a recording with no exchange (a proxy that forwarded nothing): no drift is no pass there', async () => {
     const file = join(dir, 'empty.har');
     writeFileSync(file, `${JSON.stringify({ log: { version: '1.2', creator: { name: 'billing-sim', version: '0' }, pages: [], entries: [] } })}\n`);

@@ -97,7 +97,7 @@ describe('Scrubber', () => {
 describe('a recording cut short', () => {
   const dir = mkdtempSync(join(tmpdir(), 'billing-sim-har-cut-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  const entry = (n: number) => ({ startedDateTime: '2026-01-30T09:00:00.000Z', time: n, request: { method: 'GET', url: `http://x/${n}` }, response: { status: 200 } }) as unknown as RecordedEntry;
+  const entry = (n: number) => ({ startedDateTime: '2026-01-30T09:00:00.000Z', time: n, request: { method: 'GET', url: `http://x/${n}`, headers: [] }, response: { status: 200, headers: [], content: {} } }) as unknown as RecordedEntry;
 
   it('reads every entry before the last one, whether the file is cut at any byte of it or its write overwrote only part of the tail', () => {
     const path = join(dir, 'cut.har');
