@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { loadCase, type Case } from './http.ts';
 import type { LoadResult } from './load.ts';
 import { medianBy, type RecordFigures } from './results.ts';
-import { CLI, startServer, type Server } from './spawn.ts';
+import { CLI, startServer, startSimulatorWithToken, type Server } from './spawn.ts';
 
 const ROUNDS = Number(process.argv[2] ?? 3);
 /** The figure: a recording of 10,000 exchanges. */
@@ -51,10 +51,8 @@ const dir = mkdtempSync(join(tmpdir(), 'billing-sim-bench-record-'));
 const file = join(dir, 'bench.har');
 const started: Server[] = [];
 try {
-  const tokenLine = /bearer token\s+(\S+)\n/;
-  const sim = await startServer(process.execPath, [CLI, 'serve', '--port', '0', '--quiet'], { until: tokenLine });
+  const { sim, token } = await startSimulatorWithToken();
   started.push(sim);
-  const token = tokenLine.exec(sim.printed)![1]!;
   const announced = /listening on (http:\/\/\S+?)\/,/;
   const proxy = (record: string[]) => startServer(process.execPath, [CLI, 'proxy', '--upstream', sim.origin, '--port', '0', ...record], { announced });
   const servers = { plain: await proxy([]), recording: await proxy(['--record', file]) };

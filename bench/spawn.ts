@@ -72,6 +72,16 @@ export async function startServer(command: string, args: string[], options: Star
   return { child, origin, printed, stop };
 }
 
+/**
+ * The compiled simulator on a free port, as users start it, with its default sandbox's token (printed
+ * after the URL, and perhaps in a later chunk: waited for).
+ */
+export async function startSimulatorWithToken(): Promise<{ sim: Server; token: string }> {
+  const tokenLine = /bearer token\s+(\S+)\n/;
+  const sim = await startServer(process.execPath, [CLI, 'serve', '--port', '0', '--quiet'], { until: tokenLine });
+  return { sim, token: tokenLine.exec(sim.printed)![1]! };
+}
+
 /** A benchmark script that failed: its exit status and the gist of what it wrote to stderr. */
 export class ScriptFailed extends Error {
   constructor(readonly file: string, readonly status: number | string, readonly stderr: string) {

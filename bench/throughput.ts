@@ -7,7 +7,7 @@
 import type { LoadResult } from './load.ts';
 import { call, loadCase, send, type Case } from './http.ts';
 import { medianBy, type CaseFigures, type ServerName } from './results.ts';
-import { CLI, startServer, tsNode, type Server } from './spawn.ts';
+import { startServer, startSimulatorWithToken, tsNode, type Server } from './spawn.ts';
 
 const SECONDS = Number(process.argv[2] ?? 3);
 const WARM_UP_SECONDS = Number(process.argv[3] ?? 1);
@@ -52,11 +52,8 @@ function load(server: Server, token: string, request: Case): Promise<LoadResult>
 
 const started: Server[] = [];
 try {
-  // The default sandbox's token is printed after the URL, and may come in a later chunk.
-  const tokenLine = /bearer token\s+(\S+)\n/;
-  const sim = await startServer(process.execPath, [CLI, 'serve', '--port', '0', '--quiet'], { until: tokenLine });
+  const { sim, token } = await startSimulatorWithToken();
   started.push(sim);
-  const token = tokenLine.exec(sim.printed)![1]!;
   const prism = await startServer(...tsNode('servers/prism.ts'));
   started.push(prism);
   const requests = await cases(sim, token);
