@@ -139,8 +139,8 @@ describe('purchases', () => {
   check(
     {
       id: 'PUR-PAYMENT-FAILURE-EVENT',
-      title: 'a payment declined at checkout leaves the purchase error, unpaid, and records purchase.payment_failure, the platform\'s name',
-      cites: `docs/fidelity.md#charge-errors: "purchase.paid or purchase.payment_failure event", "the failed one error with its attempt"; docs/behaviour.md#events: "purchase.payment_failure"`,
+      title: 'a payment declined at checkout leaves the purchase error, unpaid, its payment_method "" (the method that paid: none), and records purchase.payment_failure, the platform\'s name',
+      cites: `docs/fidelity.md#charge-errors: "purchase.paid or purchase.payment_failure event", "the failed one error with its attempt"; docs/fidelity.md#purchase-statuses: "the method that paid"; docs/behaviour.md#events: "purchase.payment_failure"`,
       requires: ['payments', 'events'],
     },
     async ({ api }) => {
@@ -148,6 +148,7 @@ describe('purchases', () => {
       const failed = await pay(account, purchase.id, { outcome: 'failure' });
       expect(failed).toMatchObject({ id: purchase.id, status: 'error', payment: null });
       expect(failed.transaction_data.attempts[0], 'the newest attempt').toMatchObject({ successful: false, error: { code: expect.any(String) } });
+      expect(failed.transaction_data.payment_method, 'the platform\'s purchase.payment_failure: "" beside an attempt by fpx').toBe('');
       expect(await platformEventsOf(account, purchase.id)).toEqual(['purchase.created', 'purchase.payment_failure']);
     },
   );

@@ -171,6 +171,16 @@ export const FAULTS: Fault[] = [
     response: (request, response) => renameEvent(request, response, 'purchase.payment_failure', 'purchase.failed'),
   },
 
+  {
+    name: 'a declined payment\'s method shown as the purchase\'s (transaction_data.payment_method "fpx", not "")',
+    catches: ['PUR-PAYMENT-FAILURE-EVENT'],
+    response: (_request, response) =>
+      eachPurchase(response, (purchase) => {
+        const data = purchase.transaction_data as { payment_method?: unknown; attempts?: { payment_method?: unknown }[] } | undefined;
+        if (purchase.status === 'error' && data?.payment_method === '' && data.attempts?.[0]) data.payment_method = data.attempts[0].payment_method;
+      }),
+  },
+
   // ------------------------------------------------------------------------------- totals
   {
     name: 'a product\'s tax_percent left out of the total',
