@@ -21,7 +21,8 @@
 // violations of the platform's reading come from the document with those two keywords taken out
 // (every schema open), and its notes are the two keywords' diagnostics of the full reading.
 
-import { existsSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { operationsOf, route, validateOutput, type IHttpOperation } from './prism.ts';
@@ -40,6 +41,47 @@ type Node = Record<string, any>;
 export function readDocument(): Node {
   if (existsSync(BUILT_JSON_PATH)) return JSON.parse(readFileSync(BUILT_JSON_PATH, 'utf8')) as Node;
   return (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse(readFileSync(SPEC_PATH, 'utf8')) as Node;
+}
+
+/**
+ * Each reading's operations as `npm run build` wrote them beside openapi.json (buildReadings), with
+ * the digest of the document they were read from: reading the document into operations took some
+ * 0.7–1.4 s of CPU per reading in every run of the suite and every proxy's start, a file of either
+ * parses in some 20 ms. The sources have none, and a document changed since the build reads anew.
+ */
+const builtReadingPath = (name: 'full' | 'platform') => fileURLToPath(new URL(`../../openapi.${name}-reading.json`, import.meta.url));
+
+interface BuiltReading {
+  /** sha256 of openapi.json's text. */
+  document: string;
+  operations: IHttpOperation[];
+}
+
+const digestOf = (documentPath: string): string => createHash('sha256').update(readFileSync(documentPath)).digest('hex');
+
+/**
+ * The operations of the reading `name` that the build wrote, if they are of the document there now
+ * (the paths are dist/'s, but for a test).
+ */
+export function builtReading(name: 'full' | 'platform', documentPath = BUILT_JSON_PATH, readingPath = builtReadingPath(name)): IHttpOperation[] | undefined {
+  if (!existsSync(readingPath) || !existsSync(documentPath)) return undefined;
+  const built = JSON.parse(readFileSync(readingPath, 'utf8')) as BuiltReading;
+  return built.document === digestOf(documentPath) ? built.operations : undefined;
+}
+
+/** Writes both readings of dist/'s openapi.json beside it (`npm run build`, after the Prism bundle). */
+export async function buildReadings(): Promise<void> {
+  const document = digestOf(BUILT_JSON_PATH);
+  for (const [name, reading] of [['full', {}], ['platform', { platform: true }]] as const) {
+    const built: BuiltReading = { document, operations: await readOperations(reading) };
+    writeFileSync(builtReadingPath(name), JSON.stringify(built));
+  }
+}
+
+/** The operations of a reading, read from the document now. */
+function readOperations({ platform = false }: Reading): Promise<IHttpOperation[]> {
+  // The document itself, not its path: the ref parser would parse the YAML again (the two give the same operations).
+  return operationsOf(platform ? withUndocumentedFieldsAllowed(withoutSimulatorOnlyRequired(readDocument())) : readDocument());
 }
 
 let operations: Promise<IHttpOperation[]> | undefined;
@@ -64,11 +106,8 @@ export interface Reading {
  * requirements and with every schema open to fields it does not name (withUndocumentedFieldsAllowed).
  */
 export function documentOperations({ platform = false }: Reading = {}): Promise<IHttpOperation[]> {
-  if (platform) {
-    return (platformOperations ??= operationsOf(withUndocumentedFieldsAllowed(withoutSimulatorOnlyRequired(readDocument()))));
-  }
-  // The document itself, not its path: the ref parser would parse the YAML again (the two give the same operations).
-  return (operations ??= operationsOf(readDocument()));
+  const read = async (name: 'full' | 'platform') => builtReading(name) ?? readOperations({ platform });
+  return platform ? (platformOperations ??= read('platform')) : (operations ??= read('full'));
 }
 
 /** The readings a check of `reading` uses: the platform's also reads the full one, for its notes. */
@@ -146,12 +185,36 @@ export interface SeenResponse {
   body: unknown;
 }
 
+/** A reading's operations by method and number of path segments (`get 5`), in the document's order. */
+const candidatesOf = new WeakMap<IHttpOperation[], Map<string, IHttpOperation[]>>();
+
+/**
+ * The operations Prism's router could choose for a request: those of its method with as many path
+ * segments (Prism matches nothing else). Routed among all of them it scores and sorts every operation
+ * of the document for each answer, some 4 s of a whole run; among these few it chooses the same one.
+ */
+function candidates(resources: IHttpOperation[], method: string, path: string): IHttpOperation[] {
+  let byKey = candidatesOf.get(resources);
+  if (!byKey) {
+    byKey = new Map();
+    for (const operation of resources) {
+      const key = `${operation.method.toLowerCase()} ${operation.path.split('/').length}`;
+      byKey.set(key, [...(byKey.get(key) ?? []), operation]);
+    }
+    candidatesOf.set(resources, byKey);
+  }
+  return byKey.get(`${method} ${path.split('/').length}`) ?? [];
+}
+
 /** The operation of the document a request addresses (path as written in the document), if any. */
 export async function operationOf(method: string, documentPath: string, reading: Reading = {}): Promise<IHttpOperation | undefined> {
   const resources = await documentOperations(reading);
   const pathname = documentPath.split('?')[0]!;
+  const lowerMethod = method.toLowerCase() as 'get';
   for (const path of pathname.endsWith('/') ? [pathname] : [pathname, `${pathname}/`]) {
-    const routed = route({ resources, input: { method: method.toLowerCase() as 'get', url: { path } } });
+    const among = candidates(resources, lowerMethod, path);
+    if (among.length === 0) continue;
+    const routed = route({ resources: among, input: { method: lowerMethod, url: { path } } });
     if (routed._tag === 'Right') return routed.right;
   }
   return undefined;

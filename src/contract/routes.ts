@@ -156,7 +156,22 @@ function queryValidator(parameters: OpenAPIV3_1.ParameterObject[], schemas: Sche
   return compile(schemas.query(), schema, `${where} query`);
 }
 
+/**
+ * Route tables by the text of their document. Every simulator of a process shares one document's
+ * table and its validators: each start of an app compiled them all again, a second of CPU for every
+ * simulator a test file or a program starts, though validators keep no state between calls.
+ */
+const tables = new Map<string, RouteTable>();
+
+/** The route table of `doc`, made once per process for each document text (see `tables`). */
 export function buildRouteTable(doc: OpenAPIV3_1.Document): RouteTable {
+  const text = JSON.stringify(doc);
+  let table = tables.get(text);
+  if (!table) tables.set(text, (table = routeTableOf(doc)));
+  return table;
+}
+
+function routeTableOf(doc: OpenAPIV3_1.Document): RouteTable {
   const schemas = createSchemaSet(doc);
   const routes: Route[] = [];
   for (const [path, item] of Object.entries(doc.paths ?? {})) {

@@ -100,6 +100,17 @@ export function createSchemaSet(doc: OpenAPIV3_1.Document): SchemaSet {
  * to list every error of, such as a snapshot of a sandbox with years of billings read from a file.
  */
 export function compileComponent(doc: OpenAPIV3_1.Document, name: string): ValidateFunction {
+  // Compiled once per process for each document text and name, as the route tables are (routes.ts):
+  // SandboxSnapshot's took some 0.7 s of CPU at every start with a data file.
+  const key = `${name} ${JSON.stringify(doc)}`;
+  let validate = components.get(key);
+  if (!validate) components.set(key, (validate = compileComponentOf(doc, name)));
+  return validate;
+}
+
+const components = new Map<string, ValidateFunction>();
+
+function compileComponentOf(doc: OpenAPIV3_1.Document, name: string): ValidateFunction {
   let validate: ValidateFunction | undefined;
   try {
     validate = createAjv(doc, false, false).getSchema(SCHEMA_BASE + name);
