@@ -28,6 +28,14 @@ copyFileSync(at('openapi.yaml'), at('dist/openapi.yaml'));
 // The same document as JSON, which src/contract/spec reads instead when it is there: parsing the
 // YAML took a third of every start.
 writeFileSync(at('dist/openapi.json'), JSON.stringify(parse(readFileSync(at('openapi.yaml'), 'utf8'))));
+// Every validator the simulator compiles from that document (each operation's body and query string, the
+// snapshot's), as ajv's standalone code beside the modules that load them (src/contract/precompiled.ts):
+// compiling them took a second of CPU in every process that started a simulator or a proxy.
+{
+  const { loadSpec } = await import(pathToFileURL(at('dist/src/contract/spec.js')).href);
+  const { writeValidators } = await import(pathToFileURL(at('dist/src/contract/write-validators.js')).href);
+  writeValidators(loadSpec(), pathToFileURL(at('dist/src/contract/')));
+}
 for (const script of readdirSync(at('src/ui')).filter((name) => name.endsWith('.js'))) copyFileSync(at(`src/ui/${script}`), at(`dist/src/ui/${script}`));
 // src/scenario/schema reads ../../scenario.schema.json; the package root keeps its own copy for editors.
 copyFileSync(at('scenario.schema.json'), at('dist/scenario.schema.json'));

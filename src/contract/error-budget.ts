@@ -19,10 +19,10 @@ interface CodeNames {
 }
 
 /** ajv's code generator and its variable names, loaded with ajv (lazy.ts). */
-function codegen(): { _: typeof import('ajv')._; names: CodeNames } {
-  const { _ } = requireLater('ajv') as typeof import('ajv');
+function codegen(): { _: typeof import('ajv')._; Name: typeof import('ajv').Name; names: CodeNames } {
+  const { _, Name } = requireLater('ajv') as typeof import('ajv');
   const names = (requireLater('ajv/dist/compile/names.js') as { default: CodeNames }).default;
-  return { _, names };
+  return { _, Name, names };
 }
 
 export const ERROR_BUDGET_KEYWORD = 'x-error-budget';
@@ -33,20 +33,24 @@ class TooManyErrors extends Error {
   }
 }
 
-function stop(errors: ErrorObject[]): never {
+/** Ends a validation that holds too many errors; a precompiled validator takes it as a parameter (precompiled.ts). */
+export function stop(errors: ErrorObject[]): never {
   throw new TooManyErrors(errors);
 }
 
-/** `{"x-error-budget": 1000}`: throw once the enclosing function holds more than 1,000 errors. */
-export const errorBudgetKeyword: KeywordDefinition = {
+/**
+ * `{"x-error-budget": 1000}`: throw once the enclosing function holds more than 1,000 errors. A
+ * validator's code names `stop` by `stopName`, the parameter a precompiled module takes it as.
+ */
+export const errorBudgetKeyword = (stopName: string): KeywordDefinition => ({
   keyword: ERROR_BUDGET_KEYWORD,
   schemaType: 'number',
   code(cxt: KeywordCxt) {
-    const { _, names } = codegen();
-    const thrower = cxt.gen.scopeValue('func', { ref: stop });
+    const { _, Name, names } = codegen();
+    const thrower = cxt.gen.scopeValue('func', { ref: stop, code: _`${new Name(stopName)}` });
     cxt.gen.if(_`${names.errors} > ${cxt.schema as number}`, () => cxt.gen.code(_`${thrower}(${names.vErrors})`));
   },
-};
+});
 
 export const ERROR_BUDGET = { [ERROR_BUDGET_KEYWORD]: RAW_ERROR_BUDGET };
 

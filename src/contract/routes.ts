@@ -5,7 +5,8 @@
 import type { ValidateFunction } from 'ajv';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { onFirstUse } from './lazy.ts';
-import { compile, createSchemaSet, type SchemaSet } from './schemas.ts';
+import { digestOf, precompiled } from './precompiled.ts';
+import { compile, createSchemaSet } from './schemas.ts';
 import { HTTP_METHODS, resolveRef } from './spec.ts';
 
 export interface Operation {
@@ -23,6 +24,8 @@ export interface Operation {
   bodyRequired: boolean;
   /** Validates (and coerces) the query string; undefined without query parameters. Compiled as `body`. */
   query: () => ValidateFunction | undefined;
+  /** The schemas `body` and `query` validate with, as compiled (write-validators.ts compiles them at build time). */
+  schemas: Partial<Record<'body' | 'query', OpenAPIV3_1.SchemaObject | OpenAPIV3_1.ReferenceObject>>;
 }
 
 
@@ -144,16 +147,16 @@ function compilePath(path: string): Pick<Route, 'pattern' | 'params' | 'staticSe
   return { pattern: new RegExp(`^${source}/?$`), params, staticSegments };
 }
 
-function queryValidator(parameters: OpenAPIV3_1.ParameterObject[], schemas: SchemaSet, where: string) {
+/** The schema of an operation's query string: an object of its query parameters; undefined without any. */
+function querySchema(parameters: OpenAPIV3_1.ParameterObject[]): OpenAPIV3_1.SchemaObject | undefined {
   const query = parameters.filter((parameter) => parameter.in === 'query');
   if (query.length === 0) return undefined;
-  const schema: OpenAPIV3_1.SchemaObject = {
+  return {
     type: 'object',
     // openapi-types gives a parameter the schema type of OpenAPI 3.0; in a 3.1 document it is a 3.1 schema.
     properties: Object.fromEntries(query.map((parameter) => [parameter.name, (parameter.schema ?? {}) as OpenAPIV3_1.SchemaObject])),
     required: query.filter((parameter) => parameter.required).map((parameter) => parameter.name),
   };
-  return compile(schemas.query(), schema, `${where} query`);
 }
 
 /**
@@ -167,12 +170,16 @@ const tables = new Map<string, RouteTable>();
 export function buildRouteTable(doc: OpenAPIV3_1.Document): RouteTable {
   const text = JSON.stringify(doc);
   let table = tables.get(text);
-  if (!table) tables.set(text, (table = routeTableOf(doc)));
+  if (!table) tables.set(text, (table = routeTableOf(doc, digestOf(text))));
   return table;
 }
 
-function routeTableOf(doc: OpenAPIV3_1.Document): RouteTable {
+/** The route table of `doc`, whose JSON text has the digest `document`. */
+function routeTableOf(doc: OpenAPIV3_1.Document, document: string): RouteTable {
   const schemas = createSchemaSet(doc);
+  /** An operation's validator of `kind`: compiled at build time for this document, else now. */
+  const validator = (kind: 'body' | 'query', operationId: string, schema: OpenAPIV3_1.SchemaObject | OpenAPIV3_1.ReferenceObject | undefined, where: string) =>
+    schema && (precompiled(kind, document, operationId) ?? compile(schemas[kind](), schema, `${where} ${kind}`));
   const routes: Route[] = [];
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     if (!item) continue;
@@ -186,15 +193,18 @@ function routeTableOf(doc: OpenAPIV3_1.Document): RouteTable {
       const parameters = [...shared, ...(raw.parameters ?? []).map((p) => resolveRef<OpenAPIV3_1.ParameterObject>(doc, p))];
       const requestBody = raw.requestBody && resolveRef<OpenAPIV3_1.RequestBodyObject>(doc, raw.requestBody);
       const bodySchema = requestBody?.content['application/json']?.schema;
+      const query = querySchema(parameters);
+      const operationId = raw.operationId;
       operations.set(method, {
         operationId: raw.operationId,
         method,
         path,
         secured: (raw.security ?? doc.security ?? []).length > 0,
         pathParams: parameters.filter((p) => p.in === 'path').map((p) => p.name),
-        body: onFirstUse(() => (bodySchema ? compile(schemas.body(), bodySchema, `${where} body`) : undefined)),
+        body: onFirstUse(() => validator('body', operationId, bodySchema, where)),
         bodyRequired: requestBody?.required ?? false,
-        query: onFirstUse(() => queryValidator(parameters, schemas, where)),
+        query: onFirstUse(() => validator('query', operationId, query, where)),
+        schemas: { body: bodySchema, query },
       });
     }
     routes.push({ path, ...compilePath(path), operations });

@@ -1,6 +1,7 @@
 // One ajv instance per kind of input, each holding every component schema of openapi.yaml once.
 // References are rewritten from `#/components/schemas/X` to an absolute id, because ajv compiles
-// schemas, not OpenAPI documents. Compiled on first use; test/unit/routes.test.ts compiles every one.
+// schemas, not OpenAPI documents. Compiled on first use, or by `npm run build` (precompiled.ts);
+// test/unit/routes.test.ts compiles every one.
 // `date-time` is the representable kind (instants.ts); an array past its maxItems is not validated
 // item by item (`lazyItems`), and a validation stops once it has too many errors (error-budget.ts).
 // `x-default` is the document's default of a body field (openapi.yaml's header says why it is not
@@ -15,8 +16,12 @@ import type { FormatsPlugin } from 'ajv-formats';
 import { ERROR_BUDGET, errorBudgetKeyword } from './error-budget.ts';
 import { onFirstUse, requireLater } from './lazy.ts';
 import { representableDateTime } from './instants.ts';
+import { digestOf, precompiled } from './precompiled.ts';
 
 const SCHEMA_BASE = 'https://billing-sim.local/schemas/';
+
+/** The id under which every ajv instance of createAjv holds a schema: a component's name, or a name of precompiled.ts. */
+export const componentId = (name: string) => SCHEMA_BASE + name;
 
 /** The value the server stores for a body field that a create or PUT omits. */
 export const DEFAULT_KEYWORD = 'x-default';
@@ -68,23 +73,60 @@ export interface SchemaSet {
   query: () => Ajv2020;
 }
 
-function createAjv(doc: OpenAPIV3_1.Document, coerce: boolean, allErrors = true): Ajv2020 {
+/** The kinds of validator, each of an ajv instance of its own: bodies, query strings, snapshots. */
+export type SchemaKind = 'body' | 'query' | 'snapshot';
+
+/** Each kind's ajv options: `query` coerces strings to the declared types; `snapshot` stops at its first error. */
+const KINDS: Record<SchemaKind, { coerce: boolean; allErrors: boolean }> = {
+  body: { coerce: false, allErrors: true },
+  query: { coerce: true, allErrors: true },
+  snapshot: { coerce: false, allErrors: false },
+};
+
+/**
+ * The names under which a validator module written by `npm run build` (precompiled.ts) takes the
+ * formats and the error budget's stop from this package, as parameters of the function it exports.
+ */
+export const PRECOMPILED_PARAMETERS = ['billingSimFormats', 'billingSimStop'] as const;
+
+/** The formats every ajv instance has: ajv-formats' full set, with `date-time` narrowed (instants.ts). */
+export const FORMATS = onFirstUse(() => {
+  const { fullFormats } = requireLater('ajv-formats/dist/formats.js') as typeof import('ajv-formats/dist/formats.js');
+  return { ...fullFormats, 'date-time': representableDateTime };
+});
+
+/**
+ * A new ajv instance of `kind` with every component schema of `doc`. With `source`, it keeps each
+ * validator's code for `npm run build` to write (precompiled.ts), the formats named as the module's parameter.
+ */
+export function createAjv(doc: OpenAPIV3_1.Document, kind: SchemaKind, source = false): Ajv2020 {
+  const { coerce, allErrors } = KINDS[kind];
   // strictRequired off: a name in `required` may be declared by a schema composed with allOf, which
   // ajv counts only when it happens to inline that schema; the document's unit test checks them all.
   const { Ajv2020 } = requireLater('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
   const { default: addFormats } = requireLater('ajv-formats') as { default: FormatsPlugin };
+  const { _, Name } = requireLater('ajv') as typeof import('ajv');
   // validateSchema off: checking every schema against the 2020-12 meta-schema compiled that
   // meta-schema and took some 150 ms of the first request after a start. The document is checked
   // against it by test/unit/openapi-document.test.ts, whose ajv compiles every schema with the check.
-  const ajv = new Ajv2020({ strict: true, strictRequired: false, allErrors, allowUnionTypes: true, coerceTypes: coerce, verbose: true, validateSchema: false });
+  const ajv = new Ajv2020({
+    strict: true,
+    strictRequired: false,
+    allErrors,
+    allowUnionTypes: true,
+    coerceTypes: coerce,
+    verbose: true,
+    validateSchema: false,
+    ...(source ? { code: { source: true, formats: _`${new Name(PRECOMPILED_PARAMETERS[0])}` } } : {}),
+  });
   addFormats(ajv);
   ajv.addFormat('date-time', representableDateTime);
-  ajv.addKeyword(errorBudgetKeyword);
+  ajv.addKeyword(errorBudgetKeyword(PRECOMPILED_PARAMETERS[1]));
   ajv.addKeyword(DEFAULT_KEYWORD);
   ajv.addKeyword(SIMULATOR_ONLY_KEYWORD);
   ajv.addKeyword(ERROR_MESSAGE_KEYWORD);
   for (const [name, schema] of Object.entries(doc.components?.schemas ?? {})) {
-    ajv.addSchema(rewriteRefs(schema), SCHEMA_BASE + name);
+    ajv.addSchema(rewriteRefs(schema), componentId(name));
   }
   return ajv;
 }
@@ -92,7 +134,7 @@ function createAjv(doc: OpenAPIV3_1.Document, coerce: boolean, allErrors = true)
 export function createSchemaSet(doc: OpenAPIV3_1.Document): SchemaSet {
   // Nothing is compiled here: each operation compiles its validators on first use (routes.ts), so
   // a start does not wait for them. test/unit/routes.test.ts compiles them all.
-  return { body: onFirstUse(() => createAjv(doc, false)), query: onFirstUse(() => createAjv(doc, true)) };
+  return { body: onFirstUse(() => createAjv(doc, 'body')), query: onFirstUse(() => createAjv(doc, 'query')) };
 }
 
 /**
@@ -102,9 +144,10 @@ export function createSchemaSet(doc: OpenAPIV3_1.Document): SchemaSet {
 export function compileComponent(doc: OpenAPIV3_1.Document, name: string): ValidateFunction {
   // Compiled once per process for each document text and name, as the route tables are (routes.ts):
   // SandboxSnapshot's took some 0.7 s of CPU at every start with a data file.
-  const key = `${name} ${JSON.stringify(doc)}`;
+  const text = JSON.stringify(doc);
+  const key = `${name} ${text}`;
   let validate = components.get(key);
-  if (!validate) components.set(key, (validate = compileComponentOf(doc, name)));
+  if (!validate) components.set(key, (validate = precompiled('snapshot', digestOf(text), name) ?? compileComponentOf(doc, name)));
   return validate;
 }
 
@@ -113,7 +156,7 @@ const components = new Map<string, ValidateFunction>();
 function compileComponentOf(doc: OpenAPIV3_1.Document, name: string): ValidateFunction {
   let validate: ValidateFunction | undefined;
   try {
-    validate = createAjv(doc, false, false).getSchema(SCHEMA_BASE + name);
+    validate = createAjv(doc, 'snapshot').getSchema(componentId(name));
   } catch (error) {
     throw new Error(`openapi.yaml: components/schemas/${name} does not compile: ${(error as Error).message}`);
   }
