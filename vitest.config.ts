@@ -1,5 +1,35 @@
 import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * The files that take longest (`npm run test:profile`, docs/development.md#tests), longest first. A
+ * fresh clone has no timings of an earlier run, from which vitest starts the longest files first: it
+ * starts the largest files first instead, and the contract suite's fault runs (over a minute, a small
+ * file) began among the last, the run waiting on them alone at its end.
+ */
+const LONGEST = [
+  'test/contract/faults.test.ts',
+  'test/http/no-500.test.ts',
+  'test/package/tarball.test.ts',
+  'test/contract/simulator-only.test.ts',
+  'test/http/persistence-kill.test.ts',
+  'test/contract/prism.test.ts',
+  'test/contract/ignored-fields.test.ts',
+  'test/contract/concurrency.test.ts',
+  'test/unit/sqlite-removal.test.ts',
+];
+
+/** vitest's order (the slowest first by its timings, failed ones before them), but LONGEST before all. */
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (file: TestSpecification) => {
+      const index = LONGEST.findIndex((path) => file.moduleId.endsWith(`/${path}`));
+      return index < 0 ? LONGEST.length : index;
+    };
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
 
 export default defineConfig({
   test: {
@@ -25,5 +55,6 @@ export default defineConfig({
     // expect.poll waits for what it checks, at most this long: a guard against a hang, not a guess of how
     // long the check takes (its default, 1 s, failed the dashboard's first load on a loaded CI machine).
     expect: { poll: { timeout: 15_000 } },
+    sequence: { sequencer: LongestFirst },
   },
 });
