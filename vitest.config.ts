@@ -39,6 +39,8 @@ export default defineConfig({
     environment: 'node',
     // dist/ built from the sources as they are now: the tests start the compiled CLI (test/support/cli.ts).
     globalSetup: ['test/support/fresh-dist.ts'],
+    // Each file's CPU, for `npm run test:profile` only (BILLING_SIM_TEST_CPU_LOG).
+    setupFiles: ['test/support/cpu-time.ts'],
     // The HTTP tests each start a server on a random port; files run in parallel workers. One more
     // worker than CPUs: many files wait on child processes and sockets much of the time (vitest's own
     // default, one fewer than CPUs, ran them one by one on 2 cores: 10.6 min; 3 workers there: 6.4 min).

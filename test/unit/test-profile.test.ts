@@ -2,7 +2,7 @@
 // beforeAll included) and tests, slowest first, and the files' time added up beside the run's wall time.
 
 import { describe, expect, it } from 'vitest';
-import { format, slowest } from '../../scripts/test-profile.js';
+import { format, mostCpu, slowest } from '../../scripts/test-profile.js';
 
 const report = {
   numTotalTests: 4,
@@ -33,6 +33,30 @@ describe('test:profile', () => {
       '   80.0 s  test/b.test.ts',
       'Slowest tests:',
       '   30.0 s  test/b.test.ts > b one',
+    ]);
+  });
+
+  const cpuLines = [
+    { file: '/repo/test/a.test.ts', ownMs: 1_200, childrenMs: 0 },
+    { file: '/repo/test/b.test.ts', ownMs: 3_000, childrenMs: 40_000 },
+    { file: '/repo/test/c.test.ts', ownMs: 9_000, childrenMs: 100 },
+  ];
+
+  it('lists the files that used the most CPU, their own and their processes\' added, most first, with the total', () => {
+    expect(mostCpu(cpuLines, 2, '/repo')).toEqual({
+      totalMs: 53_300,
+      files: [
+        { file: 'test/b.test.ts', ownMs: 3_000, childrenMs: 40_000, ms: 43_000 },
+        { file: 'test/c.test.ts', ownMs: 9_000, childrenMs: 100, ms: 9_100 },
+      ],
+    });
+  });
+
+  it('prints the files by CPU after the slowest tests, each with its own and its processes\' part', () => {
+    expect(format(slowest(report, 1, '/repo'), 95_000, mostCpu(cpuLines, 2, '/repo')).split('\n').slice(5)).toEqual([
+      'Most CPU (53.3 s in all: each file\'s worker, + the processes it started, from its start to its end):',
+      '   43.0 s  (3.0 + 40.0)    test/b.test.ts',
+      '    9.1 s  (9.0 + 0.1)     test/c.test.ts',
     ]);
   });
 });
