@@ -10,5 +10,16 @@ export interface Summary {
   files: { file: string; ms: number }[];
   tests: { file: string; test: string; ms: number }[];
 }
+/** A line of test/support/cpu-time.ts: one file's CPU, its worker's own and its processes'. */
+export interface CpuLine {
+  file: string;
+  ownMs: number;
+  childrenMs: number;
+}
+export interface CpuSummary {
+  totalMs: number;
+  files: (CpuLine & { ms: number })[];
+}
 export function slowest(report: JsonReport, top: number, base?: string): Summary;
-export function format(summary: Summary, wallMs: number): string;
+export function mostCpu(lines: CpuLine[], top: number, base?: string): CpuSummary;
+export function format(summary: Summary, wallMs: number, cpu?: CpuSummary): string;
