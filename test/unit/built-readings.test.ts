@@ -19,7 +19,7 @@ describe('the readings the build writes', () => {
   // The sources have no built readings: documentOperations reads the document, as before the build wrote any.
   for (const [name, reading] of [['full', {}], ['platform', { platform: true }]] as const) {
     it(`the ${name} reading is the document's operations as Prism reads them now, to the last key`, async () => {
-      const built = builtReading(name, dist('openapi.json'), dist(`openapi.${name}-reading.json`));
+      const built = builtReading(name, dist('openapi.json'), dist(`openapi.${name}-reading.json.gz`));
       expect(built, 'npm run build wrote it').toBeDefined();
       const read = await documentOperations(reading);
       expect(built!.map((operation) => operation.iid)).toEqual(read.map((operation) => operation.iid));
@@ -31,9 +31,9 @@ describe('the readings the build writes', () => {
   it('are not used for a document changed since the build, by one byte', () => {
     const document = join(work, 'openapi.json');
     copyFileSync(dist('openapi.json'), document);
-    expect(builtReading('full', document, dist('openapi.full-reading.json'))).toBeDefined();
+    expect(builtReading('full', document, dist('openapi.full-reading.json.gz'))).toBeDefined();
     writeFileSync(document, ' ', { flag: 'a' });
-    expect(builtReading('full', document, dist('openapi.full-reading.json'))).toBeUndefined();
+    expect(builtReading('full', document, dist('openapi.full-reading.json.gz'))).toBeUndefined();
     expect(builtReading('full', document, join(work, 'none.json'))).toBeUndefined();
   });
 });
