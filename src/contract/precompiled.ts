@@ -26,20 +26,29 @@ interface ValidatorModule {
 /** The file of a kind's module, beside this one (dist/src/contract/, where the CLI's bundle finds it too). */
 export const fileOf = (kind: SchemaKind) => `./validators.${kind}.cjs`;
 
-export const digestOf = (documentText: string): string => createHash('sha256').update(documentText).digest('hex');
+/** Digests by document object: routes.ts and schemas.ts key their compiled validators by it, each start asks twice. */
+const digests = new WeakMap<object, string>();
+
+/** sha256 of a document's JSON text (JSON.stringify of the parsed document), computed once per document object. */
+export function documentDigest(doc: object): string {
+  let digest = digests.get(doc);
+  if (digest === undefined) digests.set(doc, (digest = createHash('sha256').update(JSON.stringify(doc)).digest('hex')));
+  return digest;
+}
 
 /** Each kind's module, loaded once: its validators, or null when there is none (the sources). */
 const loaded = Object.fromEntries(
   (['body', 'query', 'snapshot'] as const).map((kind) => [
     kind,
     onFirstUse((): { document: string; validators: Record<string, ValidateFunction> } | null => {
-      let module: ValidatorModule;
+      let file: string;
       try {
-        module = requireLater(fileOf(kind)) as ValidatorModule;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND') return null;
-        throw error;
+        file = requireLater.resolve(fileOf(kind));
+      } catch {
+        // The module itself is not there (the sources): compile. A module that is there but fails to load throws.
+        return null;
       }
+      const module = requireLater(file) as ValidatorModule;
       return { document: module.document, validators: module(FORMATS(), stop) };
     }),
   ]),

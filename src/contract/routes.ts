@@ -5,7 +5,7 @@
 import type { ValidateFunction } from 'ajv';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { onFirstUse } from './lazy.ts';
-import { digestOf, precompiled } from './precompiled.ts';
+import { documentDigest, precompiled } from './precompiled.ts';
 import { compile, createSchemaSet } from './schemas.ts';
 import { HTTP_METHODS, resolveRef } from './spec.ts';
 
@@ -160,17 +160,17 @@ function querySchema(parameters: OpenAPIV3_1.ParameterObject[]): OpenAPIV3_1.Sch
 }
 
 /**
- * Route tables by the text of their document. Every simulator of a process shares one document's
- * table and its validators: each start of an app compiled them all again, a second of CPU for every
- * simulator a test file or a program starts, though validators keep no state between calls.
+ * Route tables by the digest of their document's text. Every simulator of a process shares one
+ * document's table and its validators: each start of an app compiled them all again, a second of CPU
+ * for every simulator a test file or a program starts, though validators keep no state between calls.
  */
 const tables = new Map<string, RouteTable>();
 
 /** The route table of `doc`, made once per process for each document text (see `tables`). */
 export function buildRouteTable(doc: OpenAPIV3_1.Document): RouteTable {
-  const text = JSON.stringify(doc);
-  let table = tables.get(text);
-  if (!table) tables.set(text, (table = routeTableOf(doc, digestOf(text))));
+  const document = documentDigest(doc);
+  let table = tables.get(document);
+  if (!table) tables.set(document, (table = routeTableOf(doc, document)));
   return table;
 }
 

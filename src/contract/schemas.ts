@@ -16,7 +16,7 @@ import type { FormatsPlugin } from 'ajv-formats';
 import { ERROR_BUDGET, errorBudgetKeyword } from './error-budget.ts';
 import { onFirstUse, requireLater } from './lazy.ts';
 import { representableDateTime } from './instants.ts';
-import { digestOf, precompiled } from './precompiled.ts';
+import { documentDigest, precompiled } from './precompiled.ts';
 
 const SCHEMA_BASE = 'https://billing-sim.local/schemas/';
 
@@ -144,10 +144,10 @@ export function createSchemaSet(doc: OpenAPIV3_1.Document): SchemaSet {
 export function compileComponent(doc: OpenAPIV3_1.Document, name: string): ValidateFunction {
   // Compiled once per process for each document text and name, as the route tables are (routes.ts):
   // SandboxSnapshot's took some 0.7 s of CPU at every start with a data file.
-  const text = JSON.stringify(doc);
-  const key = `${name} ${text}`;
+  const document = documentDigest(doc);
+  const key = `${name} ${document}`;
   let validate = components.get(key);
-  if (!validate) components.set(key, (validate = precompiled('snapshot', digestOf(text), name) ?? compileComponentOf(doc, name)));
+  if (!validate) components.set(key, (validate = precompiled('snapshot', document, name) ?? compileComponentOf(doc, name)));
   return validate;
 }
 

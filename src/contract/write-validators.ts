@@ -5,7 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { requireLater } from './lazy.ts';
-import { digestOf, fileOf } from './precompiled.ts';
+import { documentDigest, fileOf } from './precompiled.ts';
 import { buildRouteTable } from './routes.ts';
 import { componentId, createAjv, PRECOMPILED_PARAMETERS, rewriteRefs, type SchemaKind } from './schemas.ts';
 
@@ -16,7 +16,7 @@ export const PRECOMPILED_COMPONENTS = ['SandboxSnapshot'];
 export function writeValidators(doc: OpenAPIV3_1.Document, folder: URL): void {
   const { default: standaloneCode } = requireLater('ajv/dist/standalone/index.js') as typeof import('ajv/dist/standalone/index.js');
   const operations = buildRouteTable(doc).operations;
-  const document = digestOf(JSON.stringify(doc));
+  const document = documentDigest(doc);
   for (const kind of ['body', 'query', 'snapshot'] as const satisfies SchemaKind[]) {
     const ajv = createAjv(doc, kind, true);
     /** Export name → the id of the schema it validates with. */
