@@ -37,11 +37,19 @@ function allowedText(allowed: readonly unknown[]): string {
 export const emptyFieldErrors = (): FieldErrors => Object.create(null) as FieldErrors;
 
 export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly fields: FieldErrors,
-  ) {
-    super(firstMessage(fields));
+  readonly status: number;
+  readonly fields: FieldErrors;
+
+  constructor(status: number, fields: FieldErrors) {
+    const message = firstMessage(fields);
+    // A refusal (4xx) is the client's doing, not the code's: it gets no stack trace, which nothing reads
+    // and which cost 20-35 µs to capture, twice for every refused request (errorHandler bounds a copy).
+    const limit = Error.stackTraceLimit;
+    if (status < 500) Error.stackTraceLimit = 0;
+    super(message);
+    Error.stackTraceLimit = limit;
+    this.status = status;
+    this.fields = fields;
     this.name = 'ApiError';
   }
 
