@@ -170,7 +170,9 @@ describe('QA dashboard: processing, pending steps and settlement', () => {
         await expect.poll(() => row.locator('.badge').first().textContent(), { message: name }).toBe(status);
         const badge = row.locator('.badge').first();
         expect(await badge.getAttribute('title'), name).toMatch(/under way/);
-        expect(await badge.evaluate((node) => getComputedStyle(node).borderStyle), `${name}: a pending step is dashed`).toBe('dashed');
+        // Polled: the table the last action reloads may replace the row between two reads, and a node taken out
+        // of the page has no computed style ('', as CI once saw).
+        await expect.poll(() => badge.evaluate((node) => getComputedStyle(node).borderStyle), { message: `${name}: a pending step is dashed` }).toBe('dashed');
         expect(await row.getByRole('button').count(), `${name}: no action while pending`).toBe(0);
         expect(await row.locator('td').nth(4).textContent(), `${name}: nothing refundable while pending`).toBe('—');
       }
