@@ -42,8 +42,9 @@ export class ApiError extends Error {
 
   constructor(status: number, fields: FieldErrors) {
     const message = firstMessage(fields);
-    // A refusal (4xx) is the client's doing, not the code's: it gets no stack trace, which nothing reads
-    // and which cost 20-35 µs to capture, twice for every refused request (errorHandler bounds a copy).
+    // A refusal (4xx) is the client's doing, not the code's: it gets no stack trace, which no answer shows
+    // and which cost 20-35 µs to capture, twice for every refused request (errorHandler bounds a copy). A
+    // refusal met in background work (a limit reached in an advance) is logged by its message alone.
     const limit = Error.stackTraceLimit;
     if (status < 500) Error.stackTraceLimit = 0;
     super(message);

@@ -101,3 +101,15 @@ describe('field paths named like Object properties are plain keys of the error m
     expect(Object.keys(body)).toEqual(['__proto__', 'constructor']);
   });
 });
+
+describe('a refusal carries no stack trace; a server error keeps its own', () => {
+  it('an ApiError of 400 has its name and message and no frame; one of 500 has frames; the limit of other errors is untouched', () => {
+    const limit = Error.stackTraceLimit;
+    const refusal = new ApiError(400, { name: [errors.required()] });
+    expect(refusal.stack).toBe(`ApiError: name: ${errors.required().message}`);
+    expect([refusal.status, refusal.fields.name![0]!.code]).toEqual([400, 'required']);
+    expect(new ApiError(500, { __all__: [errors.serverError()] }).stack).toMatch(/\n\s+at /);
+    expect(Error.stackTraceLimit).toBe(limit);
+    expect(new Error('other').stack).toMatch(/\n\s+at /);
+  });
+});
