@@ -53,17 +53,16 @@ const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`.padStart(9);
 
 /** The summary as printed: seconds with one decimal, aligned; with `cpu` (mostCpu), the files by CPU too. */
 export function format(summary, wallMs, cpu) {
-  const s = seconds;
   return [
     `${summary.fileCount} files, ${summary.testCount} tests: ${(wallMs / 1000).toFixed(1)} s wall, ${(summary.fileMs / 1000).toFixed(1)} s of file time in the workers`,
     `Slowest files (start to end, beforeAll included):`,
-    ...summary.files.map(({ file, ms }) => `${s(ms)}  ${file}`),
+    ...summary.files.map(({ file, ms }) => `${seconds(ms)}  ${file}`),
     `Slowest tests:`,
-    ...summary.tests.map(({ file, test, ms }) => `${s(ms)}  ${file} > ${test}`),
+    ...summary.tests.map(({ file, test, ms }) => `${seconds(ms)}  ${file} > ${test}`),
     ...(cpu
       ? [
           `Most CPU (${(cpu.totalMs / 1000).toFixed(1)} s in all: each file's worker, + the processes it started, from its start to its end):`,
-          ...cpu.files.map(({ file, ownMs, childrenMs, ms }) => `${s(ms)}  ${`(${(ownMs / 1000).toFixed(1)} + ${(childrenMs / 1000).toFixed(1)})`.padEnd(15)} ${file}`),
+          ...cpu.files.map(({ file, ownMs, childrenMs, ms }) => `${seconds(ms)}  ${`(${(ownMs / 1000).toFixed(1)} + ${(childrenMs / 1000).toFixed(1)})`.padEnd(15)} ${file}`),
         ]
       : []),
   ].join('\n');

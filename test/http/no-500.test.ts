@@ -6,7 +6,7 @@
 // and instants past year 275760, huge arrays and deep nesting; snapshots carrying all of those.
 // Every answer must be below 500, and every 4xx the error body of §3, bounded as §6 says. Then
 // everything the accepted requests stored is read back (lists, checkout pages, a month of billing).
-// Requests go out over plain fetch, 16 in flight at a time over the whole file, about 20,000 in all.
+// Requests go out over node:http (send, below), 16 in flight at a time over the whole file, about 20,000 in all.
 
 import { Agent, request } from 'node:http';
 import pLimit from 'p-limit';
