@@ -20,6 +20,9 @@ const groups = groupsFromEnvironment();
 const problem = selectionProblem(groups, process.env.CONTRACT_LEVEL);
 if (problem) throw new Error(problem);
 
+/** Loaded from dist/ (compiled to JS), not from the TypeScript sources. */
+const BUILT = import.meta.url.endsWith('.js');
+
 const junit = process.env.CONTRACT_JUNIT ? resolve(process.cwd(), process.env.CONTRACT_JUNIT) : undefined;
 
 export default defineConfig({
@@ -49,6 +52,10 @@ export default defineConfig({
     // CPU less per run, the start of a second Node and what crosses between the two. The checks change no
     // process state a thread cannot (no chdir, no exit, no signal handler).
     pool: 'threads',
+    // Built (this file as vitest.config.js), Node imports the check files itself, not Vite's module
+    // runner: they are plain JS there, and no check mocks a module. Some 0.5 s of CPU less per run, of
+    // the 2.5 s a run spent before its first check. From the TypeScript sources, Vite transforms them.
+    experimental: { viteModuleRunner: !BUILT, nodeLoader: false },
     sequence: { concurrent: true },
     maxConcurrency: 32,
     // With --level, a file may hold no check of that level (webhooks has only informative ones); with
