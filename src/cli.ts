@@ -3,17 +3,11 @@
 // `billing-sim [command] --help`. Every flag also comes from the environment as BILLING_SIM_<FLAG>
 // (cli-args.ts). Exit codes: 0 ok, 1 a failed check, 2 a usage or configuration error (one line).
 // Parses flags into options and calls the library; nothing else happens here. `serve` is cli-serve.ts.
+// Each command loads what it needs when it runs: --version, --help, a usage error and the commands that
+// need no simulator start without loading it (Express, faker, the validators' code).
 
 import { createRequire } from 'node:module';
-import { loadSpec } from './contract/spec.ts';
-import { DEFAULT_SEED } from './engine/sandboxes.ts';
-import { createIds } from './engine/ids.ts';
-import { DEFAULT_SECRET, TokenService } from './http/auth.ts';
-import { DEFAULT_HOST } from './index.ts';
-import { createSnapshotValidator } from './store/snapshot.ts';
-import { DataFileError } from './store/sqlite-rows.ts';
-import { DEFAULT_PROXY_PORT } from './proxy/limits.ts';
-import { serve, stopOnSignals } from './cli-serve.ts';
+import { DEFAULT_HOST, DEFAULT_PROXY_PORT, DEFAULT_SEED } from './defaults.ts';
 import { replay, scenario } from './cli-qa.ts';
 import { integerFlag, parseCommand, requiredFlag, stringFlag, UsageError, type FlagSpec, type FlagValues } from './cli-args.ts';
 
@@ -145,6 +139,12 @@ Each flag also from the environment: BILLING_SIM_DATA, BILLING_SIM_SECRET.`;
 /** Wall time, for clocks that follow it: exported at their current instant, imported running from there. */
 const wall = { now: () => Date.now() };
 
+/** What export and import check a snapshot with: openapi.yaml's Snapshot schema and the rules beyond it. */
+async function snapshotValidator() {
+  const [{ loadSpec }, { createSnapshotValidator }] = await Promise.all([import('./contract/spec.ts'), import('./store/snapshot.ts')]);
+  return createSnapshotValidator(loadSpec(), wall);
+}
+
 /**
  * A count the contract command takes, at least `min`: digits only, so that `1.5`, `-1`, `1e3` or
  * `ten` is a usage error rather than a number read some other way than meant.
@@ -209,7 +209,7 @@ async function proxy(args: string[]): Promise<void> {
   if (recordFile === '') throw new UsageError('--record needs a file name', 'proxy');
   // Said rather than ignored: a user who asked to keep them expects a recording.
   if (values['keep-personal'] === true && recordFile === undefined) throw new UsageError('--keep-personal needs --record FILE', 'proxy');
-  const { startProxy } = await import('./proxy/proxy.ts');
+  const [{ startProxy }, { stopOnSignals }] = await Promise.all([import('./proxy/proxy.ts'), import('./cli-serve.ts')]);
   const running = await startProxy({
     upstream,
     port: port ?? DEFAULT_PROXY_PORT,
@@ -231,12 +231,13 @@ async function exportCommand(args: string[]): Promise<void> {
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`, 'export');
   const dataFile = requiredFlag(values.data, 'data', 'export');
   const out = requiredFlag(values.out, 'out', 'export');
+  const seed = integerFlag(values.seed, 'seed', 'export') ?? DEFAULT_SEED;
+  const [{ createIds }, { exportFromDataFile }, validator] = await Promise.all([import('./engine/ids.ts'), import('./store/snapshot-files.ts'), snapshotValidator()]);
   // The default sandbox's id is the first id its seed draws (index.ts).
-  const sandboxId = stringFlag(values.sandbox) ?? createIds(integerFlag(values.seed, 'seed', 'export') ?? DEFAULT_SEED).uuid();
+  const sandboxId = stringFlag(values.sandbox) ?? createIds(seed).uuid();
   // The snapshot holds the webhook private key: what this process creates is readable by its owner only.
   process.umask(0o077);
-  const { exportFromDataFile } = await import('./store/snapshot-files.ts');
-  await exportFromDataFile({ dataFile, sandboxId, out, wall, validator: createSnapshotValidator(loadSpec(), wall) });
+  await exportFromDataFile({ dataFile, sandboxId, out, wall, validator });
   console.log(`billing-sim: exported sandbox ${sandboxId} of ${dataFile} to ${out}`);
 }
 
@@ -247,8 +248,13 @@ async function importCommand(args: string[]): Promise<void> {
   if (positionals.length !== 1) throw new UsageError(`expected 1 snapshot file, got ${positionals.length}`, 'import');
   const dataFile = requiredFlag(values.data, 'data', 'import');
   const file = positionals[0]!;
-  const { importIntoDataFile } = await import('./store/snapshot-files.ts');
-  const sandbox = await importIntoDataFile({ dataFile, file, wall, ids: createIds(), validator: createSnapshotValidator(loadSpec(), wall) });
+  const [{ createIds }, { importIntoDataFile }, { DEFAULT_SECRET, TokenService }, validator] = await Promise.all([
+    import('./engine/ids.ts'),
+    import('./store/snapshot-files.ts'),
+    import('./http/auth.ts'),
+    snapshotValidator(),
+  ]);
+  const sandbox = await importIntoDataFile({ dataFile, file, wall, ids: createIds(), validator });
   const token = await new TokenService(stringFlag(values.secret) ?? DEFAULT_SECRET, wall).sign(sandbox.id);
   console.log(`billing-sim: imported ${file} into ${dataFile}
   sandbox id     ${sandbox.id}
@@ -265,7 +271,7 @@ async function main(argv: string[]): Promise<number | undefined> {
   const [command, args] = first === undefined || (first.startsWith('-') && !['-h', '--help', '--version'].includes(first)) ? ['serve', argv] : [first, rest];
   switch (command) {
     case 'serve':
-      await serve(args);
+      await (await import('./cli-serve.ts')).serve(args);
       return undefined;
     case 'contract':
       return contract(args);
@@ -306,6 +312,7 @@ try {
 } catch (error) {
   // A wrong command line, a data file that cannot be used, a port taken: one line, no stack.
   const code = (error as NodeJS.ErrnoException).code;
+  const { DataFileError } = await import('./store/sqlite-rows.ts');
   if (error instanceof UsageError || error instanceof DataFileError || (code && CONFIGURATION_ERRORS.has(code))) {
     console.error(`billing-sim: ${(error as Error).message}`);
     process.exit(2);

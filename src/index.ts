@@ -4,6 +4,7 @@
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:http';
 import type { Clock } from './domain/context.ts';
+import { DEFAULT_HOST, DEFAULT_PORT } from './defaults.ts';
 import { createDefaultSandbox, DEFAULT_SEED } from './engine/sandboxes.ts';
 import { createIds, type CountedIds } from './engine/ids.ts';
 import { loadSpec } from './contract/spec.ts';
@@ -52,8 +53,7 @@ export interface RunningSimulator {
   stop(): Promise<void>;
 }
 
-export const DEFAULT_PORT = 4010;
-export const DEFAULT_HOST = '127.0.0.1';
+export { DEFAULT_HOST, DEFAULT_PORT };
 
 /** How long after listening the validators start compiling (see startSimulator). */
 const WARM_UP_AFTER_MS = 500;

@@ -12,7 +12,7 @@ import { clockAt, sandboxClock, sandboxNow } from '../domain/sandbox-clock.ts';
 import { createIds, sandboxSeededIds, seededFaker, seededUuid } from './ids.ts';
 import { emptySandbox, type Sandbox, type SandboxOrigin } from '../store/store.ts';
 
-export const DEFAULT_SEED = 1;
+export { DEFAULT_SEED } from '../defaults.ts';
 
 export interface SandboxOptions {
   nowMs: number;

@@ -3,8 +3,7 @@
 
 import { MAX_BODY } from '../http/errors.ts';
 
-/** The port `billing-sim proxy` listens on by default, beside the simulator's 4010. */
-export const DEFAULT_PROXY_PORT = 4011;
+export { DEFAULT_PROXY_PORT } from '../defaults.ts';
 
 /**
  * How long the upstream may stay silent (no byte of an answer) before the client gets a 502. A
