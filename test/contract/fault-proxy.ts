@@ -4,8 +4,10 @@
 // checks (the suite names the asking check in its User-Agent, contract-tests/lib/client.ts), as
 // StrykerJS runs only the tests that cover a mutant: several such faults on disjoint checks run in
 // one suite run without masking each other. `delayMs` holds every answer that long (a server far away).
+// A request no fault touches is passed on as it came, its bodies neither parsed nor written again, over
+// node:http with kept connections (fetch and the parse took some 4 s of CPU in a whole run of the suite).
 
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { Agent, createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { KEEP_ALIVE_MS } from '../../src/http/listen.ts';
 import type { AddressInfo } from 'node:net';
 
@@ -71,11 +73,27 @@ const serialize = ({ body, text }: { body: unknown; text?: string }): string | u
   return text !== undefined && parse(text) === body ? text : body;
 };
 
-async function forward(upstream: string, request: ProxiedRequest): Promise<ProxiedResponse> {
-  const body = serialize(request);
-  const answer = await fetch(upstream + request.path, { method: request.method, headers: request.headers, body });
-  const text = await answer.text();
-  return { status: answer.status, headers: Object.fromEntries(answer.headers.entries()), body: parse(text), text };
+/**
+ * The upstream's answer to `request` over `agent` (the proxy's connections, kept open between requests),
+ * its body as text; `body` is set to it parsed unless `raw`.
+ */
+function forward(upstream: string, agent: Agent, request: ProxiedRequest, raw = false): Promise<ProxiedResponse> {
+  const body = raw ? request.text || undefined : serialize(request);
+  const length = body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) };
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(upstream + request.path, { method: request.method, headers: { ...request.headers, ...length }, agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', reject);
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        const headers = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]));
+        resolve({ status: res.statusCode!, headers, body: raw ? text : parse(text), text });
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 export interface ProxyOptions {
@@ -90,11 +108,25 @@ export interface Proxy {
   close(): Promise<void>;
 }
 
+/** Answers `response` with `body`, after `delayMs`; the framing headers are the proxy's own. */
+async function send(res: ServerResponse, response: ProxiedResponse, body: string | undefined, delayMs = 0): Promise<void> {
+  if (delayMs) await new Promise((resolve) => setTimeout(resolve, delayMs));
+  delete response.headers['content-length'];
+  delete response.headers['content-encoding'];
+  delete response.headers['transfer-encoding'];
+  // The connection's own (hop by hop): the proxy's connection to its client is not the upstream's.
+  delete response.headers.connection;
+  delete response.headers['keep-alive'];
+  res.writeHead(response.status, response.headers);
+  res.end(body);
+}
+
 /** A proxy in front of `upstream` injecting `faults` (one, several, or none). */
 export async function startProxy(upstream: string, faults: Fault | Fault[] | undefined, options: ProxyOptions = {}): Promise<Proxy> {
   const all = faults === undefined ? [] : Array.isArray(faults) ? faults : [faults];
   let inFlight = 0;
   let peak = 0;
+  const agent = new Agent({ keepAlive: true });
   const server: Server = createServer(async (req, res) => {
     const counted = /\(check /.test(req.headers['user-agent'] ?? '');
     if (counted) peak = Math.max(peak, ++inFlight);
@@ -103,20 +135,21 @@ export async function startProxy(upstream: string, faults: Fault | Fault[] | und
     const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
     delete headers.host;
     delete headers['content-length'];
-    const request: ProxiedRequest = { method: req.method!, path: req.url!, headers, body: parse(text), text };
+    const request: ProxiedRequest = { method: req.method!, path: req.url!, headers, body: undefined, text };
     const check = checkOf(request);
     const active = all.filter((fault) => !fault.catches || (check !== undefined && fault.catches.includes(check)));
-    const ask: Upstream = (method, path, body) => forward(upstream, { method, path, headers: { authorization: headers.authorization ?? '', 'content-type': 'application/json' }, body });
+    // A request no fault touches passes as it came, both ways: its bodies are neither parsed nor written again.
+    if (active.length === 0) {
+      const response = await forward(upstream, agent, request, true);
+      return send(res, response, response.text, options.delayMs);
+    }
+    request.body = parse(text);
+    const ask: Upstream = (method, path, body) => forward(upstream, agent, { method, path, headers: { authorization: headers.authorization ?? '', 'content-type': 'application/json' }, body });
     let response: ProxiedResponse | undefined;
     for (const fault of active) response ??= (await fault.request?.(request, ask)) ?? undefined;
-    response ??= await forward(upstream, request);
+    response ??= await forward(upstream, agent, request);
     for (const fault of active) await fault.response?.(request, response, ask);
-    if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
-    delete response.headers['content-length'];
-    delete response.headers['content-encoding'];
-    delete response.headers['transfer-encoding'];
-    res.writeHead(response.status, response.headers);
-    res.end(serialize(response));
+    await send(res, response, serialize(response), options.delayMs);
   });
   // As the simulator's (src/http/listen.ts KEEP_ALIVE_MS): no reused connection meets one just closed.
   server.keepAliveTimeout = KEEP_ALIVE_MS;
@@ -127,6 +160,7 @@ export async function startProxy(upstream: string, faults: Fault | Fault[] | und
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
+        agent.destroy();
         server.close(() => resolve());
       }),
   };
