@@ -29,7 +29,31 @@ function expectOneLineError(result: { code: number | null; stderr: string }, ...
   for (const part of what) expect(lines[0]).toContain(part);
 }
 
+/**
+ * The built CLI's modules that load before its command runs: dist/src/cli.js and the chunks it imports
+ * statically, and theirs (a command's own modules come by `import()`, which this does not follow).
+ */
+function startupModules(): { file: string; text: string }[] {
+  const at = fileURLToPath(new URL('../../dist/src/', import.meta.url));
+  const seen = new Map<string, string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    const text = readFileSync(join(at, file), 'utf8');
+    seen.set(file, text);
+    for (const [, next] of text.matchAll(/^import [^;]*?from "\.\/([^"]+)";?$/gm)) visit(next!);
+  };
+  visit('cli.js');
+  return [...seen].map(([file, text]) => ({ file, text }));
+}
+
 describe('help and version', () => {
+  it('--version, --help and a usage error load none of the simulator: the CLI starts on a few small modules, without Express', () => {
+    const modules = startupModules();
+    expect(modules.length).toBeGreaterThan(1);
+    expect(modules.filter(({ text }) => /\bexpress\b|@faker-js|createSimulatorApp|function startSimulator/.test(text)).map(({ file }) => file)).toEqual([]);
+    expect(modules.reduce((sum, { text }) => sum + text.length, 0)).toBeLessThan(100_000);
+  });
+
   it('--version prints the package version', async () => {
     expect(await runCli(['--version'])).toMatchObject({ code: 0, stdout: `${version}\n`, stderr: '' });
   });
