@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // `npm test [-- vitest args]`: every vitest file (test/, src/**/*.test.ts), and the whole contract suite against
-// the simulator (`npm run contract`), both at once. Each leaves a CPU idle much of its time (a test waiting on a
-// server, a child process or a delivery; the suite waiting on its answers), and the suite's run, 15 s alone,
-// fills those gaps instead of adding to the wall time after vitest's. vitest's output is shown as it comes; the
-// suite's after it, whole, so that neither interleaves with the other. The exit status is vitest's when that
+// the simulator (`npm run contract -- --max-warnings 0`: in two empty sandboxes of its own, where every check,
+// informative ones too, must pass; test/contract/faults.test.ts counts on it), both at once. Each leaves a CPU
+// idle much of its time (a test waiting on a server, a child process or a delivery; the suite waiting on its
+// answers), and the suite's run, 15 s alone, fills those gaps instead of adding to the wall time after vitest's.
+// vitest's output is shown as it comes; the suite's after it, whole, so that neither interleaves with the other. The exit status is vitest's when that
 // failed, else the suite's. Args go to vitest (`npm test -- test/http` runs those files, and the suite).
 // dist/ is built first when stale (scripts/built.js), as vitest's global setup and the suite's start would do
 // each on its own, and both at once would build it twice over each other.
@@ -62,7 +63,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const vitest = join(dirname(createRequire(import.meta.url).resolve('vitest/package.json')), 'vitest.mjs');
   process.exitCode = await runTogether(
     [process.execPath, vitest, 'run', ...process.argv.slice(2)],
-    [process.execPath, CLI, 'contract'],
-    '\n> npm run contract (the whole contract suite against the simulator, run beside vitest)\n',
+    [process.execPath, CLI, 'contract', '--max-warnings', '0'],
+    '\n> npm run contract -- --max-warnings 0 (the whole contract suite against the simulator, run beside vitest)\n',
   );
 }
