@@ -48,7 +48,9 @@ describe('examples/typed-client', () => {
   }, SLOW);
 
   it('type-checks with zero errors', async () => {
-    const checked = await outcome(bin('tsc'), ['--noEmit', '--project', EXAMPLE]);
+    // --skipDefaultLibCheck: TypeScript's own lib.*.d.ts are not what is checked here (a fifth of tsc's time);
+    // the generated declarations and @types/node still are, as the example's skipLibCheck: false asks.
+    const checked = await outcome(bin('tsc'), ['--noEmit', '--skipDefaultLibCheck', '--project', EXAMPLE]);
     expect(checked.stdout + checked.stderr).toBe('');
     expect(checked.code).toBe(0);
   }, SLOW);
