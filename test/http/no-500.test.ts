@@ -277,7 +277,12 @@ beforeAll(async () => {
   ids.subscriber = (await post(`/api/v1/billing_templates/${ids.template}/add_subscriber/`, BASES.addSubscriber!())).billing_template_client!.id;
   ids.purchase = (await post('/api/v1/purchases/', BASES.createPurchase!())).id;
   ids.webhook = (await post('/api/v1/webhooks/', BASES.createWebhook!())).id;
+  // The account's own key, made now, so that the snapshot carries it as an exported sandbox that has signed
+  // anything does: each import below brings its key along, and the read-back's GET /public_key/ reads the
+  // imported key instead of making one (40 RSA keys, some 8 s of CPU).
+  expect((await h.request('GET', '/api/v1/public_key/')).status).toBe(200);
   snapshot = (await h.request('GET', '/sim/v1/snapshot')).body as typeof snapshot;
+  expect(snapshot.sandbox.signingKey).toBeTruthy();
   // h.request checks each answer against openapi.yaml, whose checker the first call compiles (6-13 s on a
   // loaded 2-core machine, past vitest's 10 s for a hook: it failed there so). A hang guard.
 }, 120_000);
