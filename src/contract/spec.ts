@@ -17,30 +17,26 @@ const BUILT_JSON_PATH = fileURLToPath(new URL('../../openapi.json', import.meta.
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 /**
- * The text last read from each file and, once it has been asked for twice, the document parsed from it. A
- * process that starts many simulators or proxies (a test file, a user's program) parsed openapi.yaml at
- * each start: 0.2 s of CPU each time, some 50 s over `npm test`. A copy of the kept document takes some
- * 6 ms, and each caller still gets a document of its own, to change as it likes. A process that reads the
- * document once (the CLI's commands) pays for no copy. A file whose text has changed is parsed again.
+ * The text last read from each file, and the document in it as JSON text. A process that starts many
+ * simulators or proxies (a test file, a user's program run with tsx) parsed openapi.yaml at each start: 0.2 s
+ * of CPU each time, some 50 s over `npm test`. Now each later call parses the kept JSON (2–3 ms, as a compiled
+ * start parses openapi.json, which the build writes the same way), and each caller still gets a document of
+ * its own, to change as it likes. A file whose text has changed is parsed again.
  */
-const read = new Map<string, { text: string; doc?: OpenAPIV3_1.Document }>();
+const read = new Map<string, { text: string; json: string }>();
 
 export function loadSpec(path = DEFAULT_SPEC_PATH): OpenAPIV3_1.Document {
   const file = path === DEFAULT_SPEC_PATH && existsSync(BUILT_JSON_PATH) ? BUILT_JSON_PATH : path;
   const text = readFileSync(file, 'utf8');
   const kept = read.get(file);
-  if (kept?.text === text) return structuredClone((kept.doc ??= parse(file, text)));
-  const doc = parse(file, text);
+  if (kept?.text === text) return JSON.parse(kept.json) as OpenAPIV3_1.Document;
+  const built = file === BUILT_JSON_PATH;
+  const doc = (built ? JSON.parse(text) : parseYaml(text)) as OpenAPIV3_1.Document | null;
   if (!doc?.openapi?.startsWith('3.1') || typeof doc.paths !== 'object') {
     throw new Error(`${path} is not an OpenAPI 3.1 document`);
   }
-  read.set(file, { text });
+  read.set(file, { text, json: built ? text : JSON.stringify(doc) });
   return doc;
-}
-
-/** The document in `file`: openapi.json (built) as JSON, any other as YAML. */
-function parse(file: string, text: string): OpenAPIV3_1.Document {
-  return (file === BUILT_JSON_PATH ? JSON.parse(text) : parseYaml(text)) as OpenAPIV3_1.Document;
 }
 
 /** The yaml package, loaded only when YAML is read (a compiled start reads JSON). */
