@@ -58,12 +58,18 @@ export async function runTogether(first, second, heading) {
   }
 }
 
+/**
+ * The contract suite's arguments in `npm test`: the whole suite in two empty sandboxes of the simulator it
+ * starts, every warning counted (test/contract/faults.test.ts relies on this run for empty accounts).
+ */
+export const SUITE_ARGS = ['contract', '--max-warnings', '0'];
+
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   if (!ensureBuilt()) process.exit(1);
   const vitest = join(dirname(createRequire(import.meta.url).resolve('vitest/package.json')), 'vitest.mjs');
   process.exitCode = await runTogether(
     [process.execPath, vitest, 'run', ...process.argv.slice(2)],
-    [process.execPath, CLI, 'contract', '--max-warnings', '0'],
+    [process.execPath, CLI, ...SUITE_ARGS],
     '\n> npm run contract -- --max-warnings 0 (the whole contract suite against the simulator, run beside vitest)\n',
   );
 }

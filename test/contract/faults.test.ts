@@ -13,6 +13,7 @@
 // --max-warnings 0`, in sandboxes of its own, which are empty).
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SUITE_ARGS } from '../../scripts/test.js';
 import { startSimulator, type RunningSimulator } from '../../src/index.ts';
 import { startProxy, type Fault } from './fault-proxy.ts';
 import { rounds, runRound, type Verdict } from './fault-rounds.ts';
@@ -124,6 +125,11 @@ describe('on two empty accounts with --brand-id', () => {
       expectAsBefore(before[0], await accountState(sim.apiUrl, a.token), run) + expectAsBefore(before[1], await accountState(sim.apiUrl, b.token), run);
     return { a, b, purchasesMade };
   }
+
+  // The whole suite on two empty accounts, warnings counted, is npm test's own run: a new account's run is not repeated here.
+  it('the whole suite runs on two empty accounts in npm test, where a warning fails the run', () => {
+    expect(SUITE_ARGS).toEqual(['contract', '--max-warnings', '0']);
+  });
 
   it('fails on a wrong status code (200 for a created client), yet deletes the clients it created', async () => {
     const { a, b, purchasesMade } = await emptyAccounts();
