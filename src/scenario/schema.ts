@@ -6,8 +6,15 @@
 // with no kind, an advance with both `by` and `to`) and on every pattern, whose regex no user
 // should read; VS Code's JSON language service shows the same texts. Everything else is described
 // from ajv's keyword.
+//
+// `npm run build` writes the compiled validator beside this module (writeScenarioValidator, below):
+// compiling it took some 0.17 s of CPU, ajv loaded, at every `scenario run`; the module loads in
+// 5 ms. It holds the digest of the schema file it was compiled from and is used only for that file;
+// the sources have none, and compile on first use.
 
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
@@ -24,15 +31,53 @@ export interface SchemaProblem {
 
 type FormatsPlugin = (ajv: Ajv2020) => Ajv2020;
 
-const validator = onFirstUse((): ValidateFunction => {
+/** The compiled validator's module, beside this one in dist/src/scenario/ (the CLI's bundle finds it at the same place). */
+const BUILT_VALIDATOR = './schema-validator.cjs';
+
+/** What the built module exports: the validator, with the digest of the schema file's text it was compiled from. */
+type BuiltValidator = ValidateFunction & { schemaDigest: string };
+
+const digestOf = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** The schema compiled by an ajv of its own (`source`: keeping the code, for standaloneCode). */
+export function compileScenarioSchema(text: string, source = false): { ajv: Ajv2020; validate: ValidateFunction } {
   const { Ajv2020 } = requireLater('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
   const { default: addFormats } = requireLater('ajv-formats') as { default: FormatsPlugin };
   // allErrors off: the first error is the one reported, and ajv stops there.
-  const ajv = new Ajv2020({ strict: true, strictTypes: false, strictRequired: false, allowUnionTypes: true, verbose: true });
+  const ajv = new Ajv2020({ strict: true, strictTypes: false, strictRequired: false, allowUnionTypes: true, verbose: true, code: { source } });
   addFormats(ajv);
   ajv.addKeyword({ keyword: 'errorMessage', schemaType: 'string' });
-  return ajv.compile(JSON.parse(readFileSync(SCHEMA_PATH, 'utf8')) as object);
+  return { ajv, validate: ajv.compile(JSON.parse(text) as object) };
+}
+
+/** The validator the build compiled into `file`, if there is one and it was compiled from `text`. */
+export function builtValidator(text: string, file = fileURLToPath(new URL(BUILT_VALIDATOR, import.meta.url))): ValidateFunction | undefined {
+  // None there (the sources): compile. A module that is there but fails to load throws.
+  if (!existsSync(file)) return undefined;
+  const built = createRequire(import.meta.url)(file) as BuiltValidator;
+  return built.schemaDigest === digestOf(text) ? built : undefined;
+}
+
+const validator = onFirstUse((): ValidateFunction => {
+  const text = readFileSync(SCHEMA_PATH, 'utf8');
+  return builtValidator(text) ?? compileScenarioSchema(text).validate;
 });
+
+/** Writes the compiled validator of the schema file beside this module's build in `folder` (a file: URL ending in `/`), for `npm run build`. */
+export function writeScenarioValidator(folder: URL): void {
+  const { default: standaloneCode } = requireLater('ajv/dist/standalone/index.js') as typeof import('ajv/dist/standalone/index.js');
+  const text = readFileSync(SCHEMA_PATH, 'utf8');
+  const { ajv, validate } = compileScenarioSchema(text, true);
+  writeFileSync(
+    new URL(BUILT_VALIDATOR, folder),
+    [
+      "// Written by npm run build (src/scenario/schema.ts): ajv's standalone code of scenario.schema.json.",
+      standaloneCode(ajv, validate),
+      `module.exports.schemaDigest = ${JSON.stringify(digestOf(text))};`,
+      '',
+    ].join('\n'),
+  );
+}
 
 /** The first problem of `document` against the schema, or undefined when it is a valid scenario. */
 export function checkScenario(document: unknown): SchemaProblem | undefined {
