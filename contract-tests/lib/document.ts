@@ -25,16 +25,27 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { operationsOf, route, validateOutput, type IHttpOperation } from './prism.ts';
 
 export const SPEC_PATH = fileURLToPath(new URL('../../openapi.yaml', import.meta.url));
 /**
+ * Run from the TypeScript sources by the tests, the dist/ folder their global setup has just built
+ * from these very sources (test/support/fresh-dist.ts sets it): its openapi.json and readings are
+ * this document's, and each test worker reads them instead of reading the document into operations
+ * again (some 3 s of CPU per worker). Unset, and always in the package, the files beside dist/'s
+ * modules are used, as below.
+ */
+const FRESH_DIST = import.meta.url.endsWith('.ts') ? process.env.BILLING_SIM_FRESH_DIST : undefined;
+/** A file of the build: beside dist/'s openapi.yaml, or in the fresh dist/ of the tests. */
+const built = (file: string) => (FRESH_DIST ? join(FRESH_DIST, file) : fileURLToPath(new URL(`../../${file}`, import.meta.url)));
+/**
  * The same document as JSON, which `npm run build` writes beside dist/'s copy of openapi.yaml (as
  * src/contract/spec reads it): parsing the YAML took some 0.7 s of CPU each time, three times in every
  * run of the suite (both readings and lib/operations). The sources have none.
  */
-const BUILT_JSON_PATH = fileURLToPath(new URL('../../openapi.json', import.meta.url));
+const BUILT_JSON_PATH = built('openapi.json');
 
 type Node = Record<string, any>;
 
@@ -51,7 +62,7 @@ export function readDocument(): Node {
  * unzips and parses in some 40 ms. Gzipped, as each is 3.6 MB of JSON that repeats itself: the two
  * would have been a third of the installed package. The sources have none, and a document changed since the build reads anew.
  */
-const builtReadingPath = (name: 'full' | 'platform') => fileURLToPath(new URL(`../../openapi.${name}-reading.json.gz`, import.meta.url));
+const builtReadingPath = (name: 'full' | 'platform') => built(`openapi.${name}-reading.json.gz`);
 
 interface BuiltReading {
   /** sha256 of openapi.json's text. */
@@ -80,8 +91,8 @@ export async function buildReadings(): Promise<void> {
   }
 }
 
-/** The operations of a reading, read from the document now. */
-function readOperations({ platform = false }: Reading): Promise<IHttpOperation[]> {
+/** The operations of a reading, read from the document now (never from a build). */
+export function readOperations({ platform = false }: Reading): Promise<IHttpOperation[]> {
   // The document itself, not its path: the ref parser would parse the YAML again (the two give the same operations).
   return operationsOf(platform ? withUndocumentedFieldsAllowed(withoutSimulatorOnlyRequired(readDocument())) : readDocument());
 }

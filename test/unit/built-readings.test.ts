@@ -9,19 +9,18 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { builtReading, documentOperations } from '../../contract-tests/lib/document.ts';
+import { builtReading, readOperations } from '../../contract-tests/lib/document.ts';
 
 const dist = (file: string) => fileURLToPath(new URL(`../../dist/${file}`, import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'billing-sim-readings-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('the readings the build writes', () => {
-  // The sources have no built readings: documentOperations reads the document, as before the build wrote any.
   for (const [name, reading] of [['full', {}], ['platform', { platform: true }]] as const) {
     it(`the ${name} reading is the document's operations as Prism reads them now, to the last key`, async () => {
       const built = builtReading(name, dist('openapi.json'), dist(`openapi.${name}-reading.json.gz`));
       expect(built, 'npm run build wrote it').toBeDefined();
-      const read = await documentOperations(reading);
+      const read = await readOperations(reading);
       expect(built!.map((operation) => operation.iid)).toEqual(read.map((operation) => operation.iid));
       // toEqual would pass an undefined key that JSON drops; the readings must hold no such difference.
       expect(isDeepStrictEqual(built, read)).toBe(true);
