@@ -32,20 +32,17 @@ import { operationsOf, route, validateOutput, type IHttpOperation } from './pris
 export const SPEC_PATH = fileURLToPath(new URL('../../openapi.yaml', import.meta.url));
 /**
  * Run from the TypeScript sources by the tests, the dist/ folder their global setup has just built
- * from these very sources (test/support/fresh-dist.ts sets it): its openapi.json and readings are
- * this document's, and each test worker reads them instead of reading the document into operations
- * again (some 3 s of CPU per worker). Unset, and always in the package, the files beside dist/'s
- * modules are used, as below.
+ * (test/support/fresh-dist.ts sets it): each test worker reads its readings, when they are of the
+ * document as it is now (builtReading), instead of reading the document into operations again (some
+ * 3 s of CPU per worker). Unset, and always in the package, the readings beside dist/'s modules are used.
  */
 const FRESH_DIST = import.meta.url.endsWith('.ts') ? process.env.BILLING_SIM_FRESH_DIST : undefined;
-/** A file of the build: beside dist/'s openapi.yaml, or in the fresh dist/ of the tests. */
-const built = (file: string) => (FRESH_DIST ? join(FRESH_DIST, file) : fileURLToPath(new URL(`../../${file}`, import.meta.url)));
 /**
  * The same document as JSON, which `npm run build` writes beside dist/'s copy of openapi.yaml (as
  * src/contract/spec reads it): parsing the YAML took some 0.7 s of CPU each time, three times in every
  * run of the suite (both readings and lib/operations). The sources have none.
  */
-const BUILT_JSON_PATH = built('openapi.json');
+const BUILT_JSON_PATH = fileURLToPath(new URL('../../openapi.json', import.meta.url));
 
 type Node = Record<string, any>;
 
@@ -62,7 +59,8 @@ export function readDocument(): Node {
  * unzips and parses in some 40 ms. Gzipped, as each is 3.6 MB of JSON that repeats itself: the two
  * would have been a third of the installed package. The sources have none, and a document changed since the build reads anew.
  */
-const builtReadingPath = (name: 'full' | 'platform') => built(`openapi.${name}-reading.json.gz`);
+const builtReadingPath = (name: 'full' | 'platform') =>
+  FRESH_DIST ? join(FRESH_DIST, `openapi.${name}-reading.json.gz`) : fileURLToPath(new URL(`../../openapi.${name}-reading.json.gz`, import.meta.url));
 
 interface BuiltReading {
   /** sha256 of openapi.json's text. */
@@ -70,16 +68,23 @@ interface BuiltReading {
   operations: IHttpOperation[];
 }
 
-const digestOf = (documentPath: string): string => createHash('sha256').update(readFileSync(documentPath)).digest('hex');
+const sha256 = (text: string | Buffer): string => createHash('sha256').update(text).digest('hex');
+const digestOf = (documentPath: string): string => sha256(readFileSync(documentPath));
 
 /**
- * The operations of the reading `name` that the build wrote, if they are of the document there now
- * (the paths are dist/'s, but for a test).
+ * The digest of the document as it is now: of openapi.json beside dist/'s modules; from the sources, of
+ * openapi.yaml as the JSON text the build writes into openapi.json.
  */
-export function builtReading(name: 'full' | 'platform', documentPath = BUILT_JSON_PATH, readingPath = builtReadingPath(name)): IHttpOperation[] | undefined {
-  if (!existsSync(readingPath) || !existsSync(documentPath)) return undefined;
+const documentDigest = (): string => (existsSync(BUILT_JSON_PATH) ? digestOf(BUILT_JSON_PATH) : sha256(JSON.stringify(readDocument())));
+
+/**
+ * The operations of the reading `name` that the build wrote, if they are of the document as it is now
+ * (`documentPath`, a test's: of that file).
+ */
+export function builtReading(name: 'full' | 'platform', documentPath?: string, readingPath = builtReadingPath(name)): IHttpOperation[] | undefined {
+  if (!existsSync(readingPath) || (documentPath !== undefined && !existsSync(documentPath))) return undefined;
   const built = JSON.parse(gunzipSync(readFileSync(readingPath)).toString('utf8')) as BuiltReading;
-  return built.document === digestOf(documentPath) ? built.operations : undefined;
+  return built.document === (documentPath === undefined ? documentDigest() : digestOf(documentPath)) ? built.operations : undefined;
 }
 
 /** Writes both readings of dist/'s openapi.json beside it (`npm run build`, after the Prism bundle). */
@@ -91,7 +96,7 @@ export async function buildReadings(): Promise<void> {
   }
 }
 
-/** The operations of a reading, read from the document now (never from a build). */
+/** The operations of a reading, read from the document now (never from a build's). */
 export function readOperations({ platform = false }: Reading): Promise<IHttpOperation[]> {
   // The document itself, not its path: the ref parser would parse the YAML again (the two give the same operations).
   return operationsOf(platform ? withUndocumentedFieldsAllowed(withoutSimulatorOnlyRequired(readDocument())) : readDocument());
