@@ -70,6 +70,6 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   process.exitCode = await runTogether(
     [process.execPath, vitest, 'run', ...process.argv.slice(2)],
     [process.execPath, CLI, ...SUITE_ARGS],
-    '\n> npm run contract -- --max-warnings 0 (the whole contract suite against the simulator, run beside vitest)\n',
+    `\n> npm run contract -- ${SUITE_ARGS.slice(1).join(' ')} (the whole contract suite against the simulator, run beside vitest)\n`,
   );
 }

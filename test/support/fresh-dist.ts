@@ -8,5 +8,5 @@ import { ensureBuilt } from '../../scripts/built.js';
 export default function setup(): void {
   if (!ensureBuilt()) throw new Error('npm run build failed: the tests run the compiled CLI (dist/src/cli.js)');
   // The workers, started after this, read the document's readings from this build (contract-tests/lib/document.ts).
-  process.env.BILLING_SIM_FRESH_DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
+  process.env.TESTS_FRESH_DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
 }

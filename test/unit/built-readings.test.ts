@@ -27,8 +27,8 @@ describe('the readings the build writes', () => {
     });
   }
 
-  it('are what a test worker reads, from the sources, of the dist/ the global setup built (BILLING_SIM_FRESH_DIST): they are of openapi.yaml as it is now', () => {
-    expect(process.env.BILLING_SIM_FRESH_DIST).toBe(dist(''));
+  it('are what a test worker reads, from the sources, of the dist/ the global setup built (TESTS_FRESH_DIST): they are of openapi.yaml as it is now', () => {
+    expect(process.env.TESTS_FRESH_DIST).toBe(dist(''));
     expect(builtReading('full')).toEqual(builtReading('full', dist('openapi.json'), dist('openapi.full-reading.json.gz')));
   });
 
